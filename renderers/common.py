@@ -1,0 +1,116 @@
+"""Drawing helpers shared by every game's renderer: fonts, a colour-blind-safe palette, tokens, legends.
+
+Renderers draw from a view dict only, so a public picture cannot show a secret by construction.
+Fonts are the DejaVu faces shipped in ``renderers/fonts`` so every machine draws the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+FONT_DIR = Path(__file__).with_name("fonts")
+
+# Okabe–Ito: distinguishable under the common colour-vision deficiencies. Always pair a colour with a
+# letter or shape as well (``token`` below draws the letter).
+SEAT_COLOURS: tuple[str, ...] = (
+    "#D55E00",  # vermillion
+    "#0072B2",  # blue
+    "#F0E442",  # yellow
+    "#009E73",  # bluish green
+    "#CC79A7",  # reddish purple
+    "#E69F00",  # orange
+    "#56B4E9",  # sky blue
+    "#000000",  # black
+)
+SEAT_COLOUR_NAMES: tuple[str, ...] = ("Red", "Blue", "Yellow", "Green", "Purple", "Orange", "Sky", "Black")
+
+INK = "#1E1E1E"
+PAPER = "#F4ECD8"  # parchment
+SEA = "#9CC9E0"
+HIGHLIGHT = "#FF2D95"  # the last move; magenta stands out from every seat colour
+MUTED = "#6B6257"
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False, mono: bool = False) -> ImageFont.FreeTypeFont:
+    name = "DejaVuSansMono.ttf" if mono else ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
+    return ImageFont.truetype(str(FONT_DIR / name), size)
+
+
+def text_on(colour: str) -> str:
+    """Black or white, whichever reads better on ``colour`` (``#RRGGBB``)."""
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return "#000000" if (0.299 * r + 0.587 * g + 0.114 * b) > 150 else "#FFFFFF"
+
+
+def canvas(width: int, height: int, colour: str = PAPER) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    img = Image.new("RGB", (width, height), colour)
+    return img, ImageDraw.Draw(img)
+
+
+def centered_text(
+    draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: str = INK, bold: bool = False
+) -> None:
+    draw.text(xy, text, font=font(size, bold), fill=fill, anchor="mm")
+
+
+def token(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    radius: float,
+    colour: str,
+    label: str,
+    outline: str = INK,
+    shape: str = "circle",
+) -> None:
+    """A seat's piece: a filled circle (or ``square``/``diamond``) with a letter or number on it."""
+    x, y = centre
+    box = (x - radius, y - radius, x + radius, y + radius)
+    if shape == "square":
+        draw.rectangle(box, fill=colour, outline=outline, width=2)
+    elif shape == "diamond":
+        draw.polygon([(x, y - radius), (x + radius, y), (x, y + radius), (x - radius, y)], fill=colour, outline=outline)
+    else:
+        draw.ellipse(box, fill=colour, outline=outline, width=2)
+    draw.text((x, y), label, font=font(max(10, int(radius * 1.1)), bold=True), fill=text_on(colour), anchor="mm")
+
+
+def legend(
+    draw: ImageDraw.ImageDraw, origin: tuple[float, float], entries: list[tuple[str, str, str]], size: int = 22
+) -> float:
+    """Draw ``(colour, mark, text)`` rows from ``origin``; returns the y below the last row."""
+    x, y = origin
+    for colour, mark, text in entries:
+        token(draw, (x + size / 2, y + size / 2), size / 2, colour, mark)
+        draw.text((x + size + 10, y + size / 2), text, font=font(size - 4), fill=INK, anchor="lm")
+        y += size + 8
+    return y
+
+
+def wrap(text: str, fnt: ImageFont.FreeTypeFont, width: int) -> list[str]:
+    """Greedy word wrap to ``width`` pixels."""
+    lines: list[str] = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split():
+            trial = f"{line} {word}".strip()
+            if line and fnt.getlength(trial) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = trial
+        lines.append(line)
+    return lines
+
+
+def to_png(img: Image.Image) -> bytes:
+    """PNG bytes. A palette image is a fraction of the size of RGB for flat board art, so quantise."""
+    out = io.BytesIO()
+    img.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
+        out, format="PNG", optimize=False, compress_level=6
+    )
+    return out.getvalue()

@@ -1,0 +1,234 @@
+"""The engine contract every game in ``rules/`` satisfies.
+
+A game is one object (a subclass of :class:`Game`) whose methods are pure functions over a JSON state.
+Actions are their canonical text (``"forward 12 key"``): the same string is what ``/play`` takes, what the
+action log stores and what a replay reads, so there is exactly one language for moves.
+
+Standard library only: this module (and every game package) must import nothing outside it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+State = dict[str, Any]
+Action = str
+
+AI_LEVELS: tuple[str, ...] = ("easy", "normal")
+
+
+class IllegalAction(Exception):
+    """An action the engine refuses. ``message`` is written for the player and names what is allowed.
+
+    Codes used across games: ``game_over``, ``not_your_turn``, ``bad_syntax``, ``illegal``,
+    ``bad_option``, ``bad_players``, ``bad_version``. Games may add their own.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"IllegalAction({self.code!r}, {self.message!r})"
+
+
+@dataclass(frozen=True)
+class Option:
+    """A table option: a name, a closed list of string values, a default and a line of help."""
+
+    name: str
+    choices: tuple[str, ...]
+    default: str
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...] = ()
+    blurb: str = ""
+    #: a short, readable rules summary for ``/rules`` (Markdown, under Discord's 4000-character embed limit)
+    rules: str = ""
+    #: display names per engine seat (colours, ports, roles), longest table first; empty = "Seat N"
+    seat_names: tuple[str, ...] = ()
+
+    def option(self, name: str) -> Option:
+        for opt in self.options:
+            if opt.name == name:
+                return opt
+        raise KeyError(name)
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of narration. ``public`` goes to the channel (None: nothing public);
+    ``private`` maps an engine seat to a line only that seat may read."""
+
+    public: str | None = None
+    private: dict[int, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"public": self.public, "private": {str(k): v for k, v in self.private.items()}}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Event:
+        return cls(data.get("public"), {int(k): v for k, v in (data.get("private") or {}).items()})
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended. ``winners`` are engine seats (several on a tie, none on a stall with no
+    winner); ``scores`` one number per seat where the game has them; ``ranking`` seats best first."""
+
+    winners: tuple[int, ...]
+    reason: str
+    scores: tuple[float, ...] | None = None
+    ranking: tuple[int, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winners": list(self.winners),
+            "reason": self.reason,
+            "scores": None if self.scores is None else list(self.scores),
+            "ranking": None if self.ranking is None else list(self.ranking),
+        }
+
+
+def normalize_text(text: str) -> str:
+    """Lower-case and collapse whitespace: the first step of every game's ``parse``."""
+    return " ".join(str(text).lower().split())
+
+
+def rng(state: State) -> random.Random:
+    """A fresh RNG for the next random operation, advancing the counter kept in ``state``.
+
+    The state holds a seed string and a counter; operation n uses ``random.Random(f"{seed}:{n}")``.
+    Seeding ``random.Random`` with a ``str`` hashes it with SHA-512, so it does not depend on
+    ``PYTHONHASHSEED``: the same seed and log give byte-identical states in any process.
+    Call it only on a state you own (a copy made by ``apply``).
+    """
+    n = state["rng_n"]
+    state["rng_n"] = n + 1
+    return random.Random(f"{state['seed']}:{n}")
+
+
+def clone(state: State) -> State:
+    """A deep copy, so ``apply`` can change it without touching its input."""
+    return copy.deepcopy(state)
+
+
+class Game:
+    """Base class of every engine. Subclasses set ``info`` and ``version`` and implement the abstract
+    methods; the shared defaults below (options, parse, dump/load, label, undo, time-out) may be overridden.
+    """
+
+    info: ClassVar[GameInfo]
+    version: ClassVar[int] = 1
+
+    # -- options -------------------------------------------------------------------------------------
+    def resolve_options(self, options: dict[str, str] | None) -> dict[str, str]:
+        """Fill defaults and reject unknown names or values with ``IllegalAction('bad_option', ...)``."""
+        options = {str(k): str(v).lower() for k, v in (options or {}).items()}
+        known = {opt.name: opt for opt in self.info.options}
+        for name, value in options.items():
+            if name not in known:
+                allowed = ", ".join(known) or "none"
+                raise IllegalAction("bad_option", f"{self.info.title} has no option '{name}'; options: {allowed}.")
+            if value not in known[name].choices:
+                raise IllegalAction(
+                    "bad_option", f"'{value}' is not allowed for {name}; choose one of: {', '.join(known[name].choices)}."
+                )
+        return {opt.name: options.get(opt.name, opt.default) for opt in self.info.options}
+
+    def check_players(self, players: int) -> None:
+        lo, hi = self.info.min_players, self.info.max_players
+        if not lo <= players <= hi:
+            raise IllegalAction("bad_players", f"{self.info.title} takes {lo} to {hi} players, not {players}.")
+
+    # -- the contract --------------------------------------------------------------------------------
+    def new(self, players: int, options: dict[str, str] | None, seed: str) -> State:
+        raise NotImplementedError
+
+    def to_act(self, state: State) -> list[int]:
+        """Engine seats that owe a decision now, ascending; empty once the game is over."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """Every legal action of ``seat`` in a fixed order (never from iterating a set)."""
+        raise NotImplementedError
+
+    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        """The next state and its narration. Never mutates ``state``; raises :class:`IllegalAction`."""
+        raise NotImplementedError
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know, as plain JSON; ``None`` is the public view. No secret of anyone else."""
+        raise NotImplementedError
+
+    def outcome(self, state: State) -> Outcome | None:
+        raise NotImplementedError
+
+    def parse(self, text: str) -> Action:
+        """The canonical text of an action typed by a person; raises ``IllegalAction('bad_syntax', ...)``.
+
+        The default only normalises case and spacing; games with richer syntax override it.
+        """
+        action = normalize_text(text)
+        if not action:
+            raise IllegalAction("bad_syntax", "Type an action, for example one from the list of legal moves.")
+        return action
+
+    def dump(self, state: State) -> dict[str, Any]:
+        data = clone(state)
+        data["game"] = self.info.id
+        data["version"] = self.version
+        return data
+
+    def load(self, data: dict[str, Any]) -> State:
+        if data.get("game") != self.info.id:
+            raise IllegalAction("bad_version", f"this is not a {self.info.title} game")
+        if data.get("version") != self.version:
+            raise IllegalAction(
+                "bad_version", f"{self.info.title} state version {data.get('version')} is not {self.version}"
+            )
+        return clone(data)
+
+    # -- helpers the host and the AIs use ------------------------------------------------------------
+    def label(self, view: dict[str, Any], action: Action) -> str:
+        """A human label for a picker (``forward 4 skull → 11``), computed from a view only."""
+        return action
+
+    def group(self, action: Action) -> str:
+        """The picker menu an action belongs in; by default its first word (``forward``, ``back``)."""
+        return action.split(" ", 1)[0]
+
+    def undoable(self, before: State, seat: int, action: Action) -> bool:
+        """Whether ``action`` taken in ``before`` revealed nothing (no draw, nothing hidden shown), so the
+        host may let its player take it back within the same turn."""
+        return False
+
+    def timeout_action(self, state: State, seat: int) -> Action:
+        """The documented default when a seat times out and AI takeover is off: the last legal action
+        (games order ``end``/``pass`` last); games override where that is wrong."""
+        return self.legal_actions(state, seat)[-1]
+
+    def ai_choose(self, view: dict[str, Any], seat: int, legal: list[Action], level: str, rnd: random.Random) -> Action:
+        """An AI seat's choice from its own view and the legal actions, with host-supplied randomness."""
+        raise NotImplementedError
+
+    def secrets(self, state: State) -> list[str]:
+        """Strings that must never appear in public output for this state (for leak tests); optional."""
+        return []
+
+
+def canonical_json(data: Any) -> str:
+    """One byte-stable JSON text of a state (sorted keys, no spaces), for comparing and storing."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

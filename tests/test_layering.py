@@ -1,0 +1,46 @@
+"""The three layers point one way: rules → standard library only; renderers → rules + Pillow; bot → anything."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def _files(package: str) -> list[Path]:
+    files = sorted((ROOT / package).rglob("*.py"))
+    assert files, package
+    return files
+
+
+def test_rules_import_only_the_standard_library() -> None:
+    allowed = set(sys.stdlib_module_names) | {"rules", "__future__"}
+    for path in _files("rules"):
+        bad = _imports(path) - allowed
+        assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+def test_renderers_never_import_discord_or_storage() -> None:
+    allowed = set(sys.stdlib_module_names) | {"rules", "renderers", "PIL", "__future__"}
+    for path in _files("renderers"):
+        bad = _imports(path) - allowed
+        assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+def test_the_layering_check_catches_a_bad_import(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("import discord\nfrom PIL import Image\n", encoding="utf-8")
+    assert _imports(bad) == {"discord", "PIL"}
