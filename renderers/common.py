@@ -7,6 +7,7 @@ Fonts are the DejaVu faces shipped in ``renderers/fonts`` so every machine draws
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
 
@@ -107,10 +108,41 @@ def wrap(text: str, fnt: ImageFont.FreeTypeFont, width: int) -> list[str]:
     return lines
 
 
-def to_png(img: Image.Image) -> bytes:
-    """PNG bytes. A palette image is a fraction of the size of RGB for flat board art, so quantise."""
+def rgb(colour: str) -> tuple[int, int, int]:
+    """``#RRGGBB`` → ``(r, g, b)``."""
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+def fixed_palette(
+    solid: Iterable[str], blends: Iterable[tuple[str, str]] = (), steps: Sequence[float] = (0.25, 0.5, 0.75)
+) -> Image.Image:
+    """A palette image holding every ``solid`` colour a renderer paints, plus, for each ``(fg, bg)`` pair, the
+    blends anti-aliased text and shapes leave at the given weights of ``fg``. At most 256 entries are kept.
+
+    Mapping a picture onto a known palette costs a few milliseconds where an adaptive quantise of a large
+    board costs 100–200 ms, keeps flat colours exact and gives the same bytes for the same picture."""
+    colours = [rgb(c) for c in solid]
+    for fg, bg in blends:
+        a, b = rgb(fg), rgb(bg)
+        for t in steps:
+            colours.append(tuple(round(b[i] + (a[i] - b[i]) * t) for i in range(3)))  # type: ignore[arg-type]
+    unique = list(dict.fromkeys(colours))[:256]
+    flat = [v for c in unique for v in c]
+    flat += flat[:3] * (256 - len(unique))
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(flat)
+    return palette
+
+
+def to_png(img: Image.Image, palette: Image.Image | None = None, compress_level: int = 6) -> bytes:
+    """PNG bytes in at most 256 colours: flat board art needs no more and is under half the bytes of RGB.
+
+    With a ``palette`` (see :func:`fixed_palette`) the picture is mapped onto it; without one, the fast
+    octree quantiser picks 128 colours (deterministic, about 2.5× quicker than median cut)."""
     out = io.BytesIO()
-    img.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
-        out, format="PNG", optimize=False, compress_level=6
-    )
+    if palette is not None:
+        indexed = img.quantize(palette=palette, dither=Image.Dither.NONE)
+    else:
+        indexed = img.quantize(colors=128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    indexed.save(out, format="PNG", optimize=False, compress_level=compress_level)
     return out.getvalue()

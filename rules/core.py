@@ -9,7 +9,6 @@ Standard library only: this module (and every game package) must import nothing 
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from dataclasses import dataclass, field
@@ -120,9 +119,16 @@ def rng(state: State) -> random.Random:
     return random.Random(f"{state['seed']}:{n}")
 
 
-def clone(state: State) -> State:
-    """A deep copy, so ``apply`` can change it without touching its input."""
-    return copy.deepcopy(state)
+def clone(state: Any) -> Any:
+    """A deep copy of JSON data, so ``apply`` can change it without touching its input.
+
+    States are plain JSON (no sharing, no cycles), so a walk over dicts and lists is exact and about three
+    times faster than ``copy.deepcopy``, which matters when one action's budget is a fraction of a millisecond."""
+    if type(state) is dict:
+        return {k: clone(v) for k, v in state.items()}
+    if type(state) is list:
+        return [clone(v) for v in state]
+    return state
 
 
 class Game:
@@ -144,7 +150,8 @@ class Game:
                 raise IllegalAction("bad_option", f"{self.info.title} has no option '{name}'; options: {allowed}.")
             if value not in known[name].choices:
                 raise IllegalAction(
-                    "bad_option", f"'{value}' is not allowed for {name}; choose one of: {', '.join(known[name].choices)}."
+                    "bad_option",
+                    f"'{value}' is not allowed for {name}; choose one of: {', '.join(known[name].choices)}.",
                 )
         return {opt.name: options.get(opt.name, opt.default) for opt in self.info.options}
 

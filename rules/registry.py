@@ -9,6 +9,10 @@ from rules.core import Game
 # id -> module that defines ``GAME``. A game is listed here once its engine, AI and renderer are complete.
 _MODULES: dict[str, str] = {
     "cartagena": "rules.cartagena",
+    "buccaneer": "rules.buccaneer",
+    "flagon": "rules.flagon",
+    "martinique": "rules.martinique",
+    "treasure_island": "rules.treasure_island",
 }
 
 _cache: dict[str, Game] = {}

@@ -1,0 +1,146 @@
+"""The ``parley`` command line: ``run`` and ``sync`` (Discord), ``play`` (a table in the terminal) and
+``simulate`` (AI-only games)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import inspect
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from rules import registry
+from rules.core import AI_LEVELS, IllegalAction
+
+
+def _options(game_id: str, pairs: Sequence[str], variant: str | None) -> dict[str, str]:
+    """``--option k=v`` pairs, and ``--variant V`` as the value of the game's first option."""
+    game = registry.get(game_id)
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise SystemExit(f"parley: --option takes name=value, not '{pair}'")
+        options[key.strip().lower()] = value.strip().lower()
+    if variant is not None:
+        if not game.info.options:
+            raise SystemExit(f"parley: {game.info.title} has no variants")
+        options[game.info.options[0].name] = variant.strip().lower()
+    try:
+        return game.resolve_options(options)
+    except IllegalAction as exc:
+        raise SystemExit(f"parley: {exc.message}") from None
+
+
+def _game(game_id: str) -> str:
+    try:
+        return registry.get(game_id).info.id
+    except KeyError as exc:
+        raise SystemExit(f"parley: {exc.args[0]}") from None
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="parley", description="Pirate board games for Discord, and offline.")
+    parser.add_argument("--env-file", default=".env", help="settings file (default .env)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("run", help="start the Discord bot (needs DISCORD_TOKEN)")
+    sub.add_parser("sync", help="push the slash commands to Discord (and to PARLEY_DEV_GUILD if set)")
+
+    play = sub.add_parser("play", help="play a table in the terminal against AIs")
+    play.add_argument("game", help=f"one of: {', '.join(registry.game_ids())}")
+    play.add_argument("--ai", type=int, default=None, help="number of AI seats (default: enough for the minimum)")
+    play.add_argument("--level", choices=AI_LEVELS, default="normal", help="AI level")
+    play.add_argument("--seed", default=None, help="seed of the deal and of the AIs, for a repeatable game")
+    play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a table option")
+    play.add_argument("--variant", default=None, help="the value of the game's first option (e.g. tortuga)")
+    play.add_argument("--pictures", default="pictures", help="folder for the pictures (default ./pictures)")
+
+    sim = sub.add_parser("simulate", help="AI-only games with a summary")
+    sim.add_argument("game", help=f"one of: {', '.join(registry.game_ids())}")
+    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument(
+        "--level", default="normal", help="AI level for every seat, or one per seat separated by commas (normal,easy)"
+    )
+    sim.add_argument("--seed", default="sim")
+    sim.add_argument("--players", type=int, default=None, help="seats (default: the game's minimum)")
+    sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    sim.add_argument("--variant", default=None)
+    return parser
+
+
+def _discord(command: str, env_file: str) -> int:
+    from bot import settings as settings_mod
+
+    try:
+        settings = settings_mod.load(env_file)
+    except settings_mod.SettingsError as exc:
+        print(f"parley: {exc}", file=sys.stderr)
+        return 2
+    if not settings.token:
+        print("parley: DISCORD_TOKEN is not set. Put your bot token in .env (see .env.example).", file=sys.stderr)
+        return 2
+    # imported only here so `parley play` and `simulate` work without touching discord.py
+    from bot.discord import client
+
+    result: Any = getattr(client, command)(settings)
+    if inspect.iscoroutine(result):
+        result = asyncio.run(result)
+    return int(result or 0)
+
+
+def _play(args: argparse.Namespace) -> int:
+    from bot.console import play
+    from bot.store import Store
+    from bot.tables import TableHost
+
+    game_id = _game(args.game)
+    game = registry.get(game_id)
+    options = _options(game_id, args.option, args.variant)
+    ai = args.ai if args.ai is not None else max(1, game.info.min_players - 1)
+    if not 1 <= ai + 1 <= game.info.max_players or ai + 1 < game.info.min_players:
+        raise SystemExit(
+            f"parley: {game.info.title} takes {game.info.min_players} to {game.info.max_players} players;"
+            f" with you, --ai must be {game.info.min_players - 1} to {game.info.max_players - 1}"
+        )
+    host = TableHost(Store(":memory:"), ai_seed=args.seed)
+    return asyncio.run(
+        play(host, game_id, options=options, ai=ai, level=args.level, seed=args.seed, pictures=args.pictures)
+    )
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from bot.simulate import simulate
+
+    game_id = _game(args.game)
+    levels = [lv.strip().lower() for lv in args.level.split(",") if lv.strip()]
+    bad = [lv for lv in levels if lv not in AI_LEVELS]
+    if bad or not levels:
+        raise SystemExit(f"parley: AI levels are {', '.join(AI_LEVELS)}")
+    if args.games < 1:
+        raise SystemExit("parley: --games must be at least 1")
+    options = _options(game_id, args.option, args.variant)
+    try:
+        summary = simulate(
+            game_id, args.games, players=args.players, levels=levels, seed=args.seed, options=options, bar=sys.stderr
+        )
+    except IllegalAction as exc:
+        raise SystemExit(f"parley: {exc.message}") from None
+    print(summary.text())
+    return 1 if summary.errors else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command in ("run", "sync"):
+            return _discord(args.command, args.env_file)
+        if args.command == "play":
+            return _play(args)
+        return _simulate(args)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,113 @@
+"""The contract between the table host and its transports (Discord, the terminal): who calls, and what
+comes back. Re-exported by :mod:`bot.tables`."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import traceback
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+log = logging.getLogger("parley.tables")
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is calling, from where. ``moderator`` is computed by the transport (Manage Channels, Manage Server
+    or the server's configured host role); ``admin`` (Manage Server) gates ``config``."""
+
+    guild_id: int
+    channel_id: int
+    user_id: int
+    name: str
+    moderator: bool = False
+    admin: bool = False
+
+
+@dataclass
+class Post:
+    """One message. Posts with the same ``board_key`` replace (edit) the previous board post of that table."""
+
+    text: str
+    image: bytes | None = None
+    filename: str = "board.png"
+    mentions: list[int] = field(default_factory=list)
+    buttons: bool = False
+    state_no: int | None = None
+    board_key: str | None = None
+    table_id: int | None = None
+
+
+@dataclass
+class Outputs:
+    """What a transport delivers: an ephemeral reply to the caller, public posts to ``channel_id`` in order,
+    and private posts (DMs) per user id. The game never waits on a DM."""
+
+    ok: bool = True
+    reply: str = ""
+    reply_image: bytes | None = None
+    public: list[Post] = field(default_factory=list)
+    private: list[tuple[int, Post]] = field(default_factory=list)
+    channel_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal action for pickers and autocomplete."""
+
+    action: str
+    label: str
+    group: str
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """A seat as transports see it. ``ai_level`` is None for a human; a human seat whose player left or was
+    kicked is played by an AI (``ai_level`` set) while ``user_id`` keeps the last human for narration."""
+
+    seat: int
+    name: str
+    user_id: int | None
+    ai_level: str | None
+    reachable: bool = True
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    """A read-only summary of a channel's table for transports (no secret)."""
+
+    table_id: int
+    guild_id: int
+    channel_id: int
+    game_id: str
+    status: str  # "lobby" | "running" | "finished" | "abandoned"
+    host_id: int
+    options: dict[str, str]
+    seats: tuple[SeatInfo, ...]
+    state_no: int
+    to_act: tuple[int, ...]
+
+
+def guarded(method: Callable[..., Awaitable[Outputs]]) -> Callable[..., Awaitable[Outputs]]:
+    """Turn an unexpected exception into a polite refusal and a log line (type and traceback only: an
+    exception message may quote a secret action)."""
+
+    @functools.wraps(method)
+    async def wrapper(self: Any, *args: Any, **kwargs: Any) -> Outputs:
+        try:
+            return await method(self, *args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 - the transport must always get an answer
+            self.internal_errors += 1
+            log.error(
+                "internal error in %s: %s\n%s",
+                method.__name__,
+                type(exc).__name__,
+                "".join(traceback.format_tb(exc.__traceback__)),
+            )
+            return Outputs(
+                ok=False, reply="Something went wrong inside Parley; nothing was lost. The error was logged."
+            )
+
+    return wrapper

@@ -1,0 +1,102 @@
+"""Per-server commands of the table host: settings, statistics, the leaderboard and the rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.api import Caller, Outputs, guarded
+from bot.outputs import clip, duration
+from bot.store import Store
+from rules import registry
+
+
+class GuildCommands:
+    """Mixed into :class:`bot.tables.TableHost`, which provides ``store``, ``_settings`` and ``internal_errors``."""
+
+    store: Store
+    _settings: dict[int, dict[str, Any]]
+    internal_errors: int
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        """The server's settings (host_role_id, anyone_can_open, turn_limit_seconds, ai_takeover)."""
+        return dict(await self._guild_settings(guild_id))
+
+    async def _guild_settings(self, guild_id: int) -> dict[str, Any]:
+        if guild_id not in self._settings:
+            self._settings[guild_id] = await self.store.settings(guild_id)
+        return self._settings[guild_id]
+
+    # -- settings and statistics ---------------------------------------------------------------------
+    @guarded
+    async def config(self, caller: Caller, **settings: Any) -> Outputs:
+        if not caller.admin:
+            return Outputs(ok=False, reply="Only members with Manage Server can change Parley's settings.")
+        current = dict(await self._guild_settings(caller.guild_id))
+        for key, value in settings.items():
+            if value is None and key != "host_role_id":
+                continue
+            if key == "host_role_id":
+                current[key] = None if value in (None, 0, "", "none") else int(value)
+            elif key in ("anyone_can_open", "ai_takeover"):
+                current[key] = value if isinstance(value, bool) else str(value).lower() in ("1", "true", "yes", "on")
+            elif key == "turn_limit_seconds":
+                seconds = int(value)
+                if seconds < 60:
+                    return Outputs(ok=False, reply="The turn time limit must be at least 60 seconds.")
+                current[key] = seconds
+            else:
+                return Outputs(
+                    ok=False,
+                    reply=f"Unknown setting '{key}'; settings: host_role_id, anyone_can_open, turn_limit_seconds, ai_takeover.",
+                )
+        await self.store.save_settings(caller.guild_id, current)
+        self._settings[caller.guild_id] = current
+        role = f"<@&{current['host_role_id']}>" if current["host_role_id"] else "none"
+        text = (
+            f"Host role: {role}; anyone can open tables: {'yes' if current['anyone_can_open'] else 'no'}; "
+            f"turn time limit: {duration(current['turn_limit_seconds'])}; "
+            f"AI takes over on time-out: {'yes' if current['ai_takeover'] else 'no'}."
+        )
+        return Outputs(reply=text)
+
+    @guarded
+    async def stats(self, caller: Caller, user_id: int | None = None) -> Outputs:
+        uid = caller.user_id if user_id is None else user_id
+        rows = await self.store.user_stats(uid)
+        who = "You have" if uid == caller.user_id else f"{await self.store.user_name(uid) or 'That member'} has"
+        if not rows:
+            return Outputs(reply=f"{who} no finished games yet.")
+        lines = [f"{who} played:"]
+        for game_id, played, won in rows:
+            title = registry.get(game_id).info.title if game_id in registry.game_ids() else game_id
+            lines.append(f"• {title}: {played} played, {won} won")
+        return Outputs(reply="\n".join(lines))
+
+    @guarded
+    async def leaderboard(self, caller: Caller, game_id: str) -> Outputs:
+        try:
+            game = registry.get(game_id)
+        except KeyError:
+            return Outputs(ok=False, reply=f"There is no game '{game_id}'. Games: {', '.join(registry.game_ids())}.")
+        rows = await self.store.leaderboard(caller.guild_id, game.info.id)
+        if not rows:
+            return Outputs(reply=f"No finished {game.info.title} games on this server yet.")
+        lines = [f"**{game.info.title}** leaderboard"]
+        lines += [f"{i}. {name}: {won} won of {played}" for i, (_, name, won, played) in enumerate(rows, 1)]
+        return Outputs(reply="\n".join(lines))
+
+    @guarded
+    async def forget_me(self, caller: Caller) -> Outputs:
+        n = await self.store.forget_user(caller.user_id)
+        return Outputs(reply=f"Deleted your statistics ({n} game results).")
+
+    @guarded
+    async def rules(self, game_id: str | None = None) -> Outputs:
+        if not game_id:
+            lines = ["Games:"] + [f"• **{g.info.title}** (`{g.info.id}`): {g.info.blurb}" for g in registry.all_games()]
+            return Outputs(reply=clip("\n".join(lines)))
+        try:
+            game = registry.get(game_id)
+        except KeyError:
+            return Outputs(ok=False, reply=f"There is no game '{game_id}'. Games: {', '.join(registry.game_ids())}.")
+        return Outputs(reply=clip(f"**{game.info.title}**\n{game.info.rules or game.info.blurb}", 3900))

@@ -1,0 +1,152 @@
+"""Plain-text pieces of the host's messages, built only from public events and views (or, for private
+messages, from the one seat's own view)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core import Game, Outcome
+
+#: board posts show at most this many narration lines of the current turn (the oldest are dropped)
+MAX_TURN_LINES = 15
+#: Discord's message limit is 2000 characters; keep a margin for mentions the transport adds
+MAX_TEXT = 1900
+
+
+def seat_label(game: Game, seat: int) -> str:
+    """The seat as people see it: the game's seat name (colour, port) or ``seat N`` (1-based)."""
+    names = game.info.seat_names
+    return names[seat] if seat < len(names) else f"seat {seat + 1}"
+
+
+def fmt_value(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(fmt_value(v) for v in value) if value else "none"
+    if isinstance(value, dict):
+        if _is_multiset(value):
+            # a multiset such as a hand of cards: {"key": 2, "hat": 1}
+            return ", ".join(f"{k} ×{v}" for k, v in value.items() if v) or "none"
+        return "; ".join(f"{k}: {fmt_value(v)}" for k, v in value.items()) or "none"
+    return str(value)
+
+
+def private_part(public_view: dict[str, Any], seat_view: dict[str, Any]) -> dict[str, Any]:
+    """What a seat's view adds to the public one (its hand, hints, secret map), by path.
+
+    Nested dicts are compared key by key so only the secret leaves remain (``hands 0 cards``, not every
+    seat's public card count).
+    """
+    found: dict[str, Any] = {}
+
+    def walk(pub: Any, mine: Any, path: tuple[str, ...]) -> None:
+        if isinstance(pub, dict) and isinstance(mine, dict):
+            for key, value in mine.items():
+                if key not in pub:
+                    found[" ".join((*path, str(key)))] = value
+                elif pub[key] != value:
+                    walk(pub[key], value, (*path, str(key)))
+        else:
+            found[" ".join(path)] = mine
+
+    walk(public_view, seat_view, ())
+    return found
+
+
+#: a private summary shows at most this many lines of at most this many characters
+MAX_PRIVATE_LINES = 20
+MAX_PRIVATE_LINE = 200
+#: keys that only say whose view it is
+_WHO_KEYS = ("seat", "viewer", "me", "you", "idx")
+
+
+def _texts(value: Any) -> list[str]:
+    """Human summaries a game put in its view under a ``text`` key, anywhere."""
+    if isinstance(value, dict):
+        found = [value["text"]] if isinstance(value.get("text"), str) else []
+        return found + [t for k, v in value.items() if k != "text" for t in _texts(v)]
+    if isinstance(value, list):
+        return [t for v in value for t in _texts(v)]
+    return []
+
+
+def private_text(public_view: dict[str, Any], seat_view: dict[str, Any]) -> str:
+    """A readable summary of what only this seat knows: the game's own ``text`` summaries where it gives
+    them, else one line per secret field (empty fields and "whose view" markers left out)."""
+    part = private_part(public_view, seat_view)
+    texts = _texts(part)
+    if texts:
+        return "\n".join(t[:MAX_PRIVATE_LINE] for t in texts[:MAX_PRIVATE_LINES])
+    lines: list[str] = []
+
+    def emit(path: str, value: Any) -> None:
+        key = path.split(" ")[-1]
+        if value in (None, "", [], {}) or (key in _WHO_KEYS and isinstance(value, int)):
+            return
+        # numeric path parts are seat numbers; the reader only ever sees their own
+        parts = [p for p in path.split(" ") if not p.isdigit() and p != "private"]
+        label = " ".join(parts).replace("_", " ") or "secret"
+        line = f"**{label}**: {fmt_value(value)}"
+        lines.append(line if len(line) <= MAX_PRIVATE_LINE else line[: MAX_PRIVATE_LINE - 1] + "…")
+
+    for path, value in part.items():
+        if isinstance(value, dict) and not _is_multiset(value):
+            for key, inner in value.items():
+                emit(f"{path} {key}", inner)
+        else:
+            emit(path, value)
+    return "\n".join(lines[:MAX_PRIVATE_LINES])
+
+
+def _is_multiset(value: dict[str, Any]) -> bool:
+    return bool(value) and all(isinstance(v, int) and not isinstance(v, bool) for v in value.values())
+
+
+def clip(text: str, limit: int = MAX_TEXT) -> str:
+    """Keep the end of a long text (the newest lines matter most), marking the cut."""
+    if len(text) <= limit:
+        return text
+    lines = text.splitlines()
+    kept: list[str] = []
+    size = 0
+    for line in reversed(lines):
+        if size + len(line) + 1 > limit - 40:
+            break
+        kept.append(line)
+        size += len(line) + 1
+    if not kept:
+        return text[: limit - 1] + "…"
+    dropped = len(lines) - len(kept)
+    return "\n".join([f"… ({dropped} earlier lines)"] + list(reversed(kept)))
+
+
+def outcome_text(game: Game, outcome: Outcome, who: list[str]) -> str:
+    """The end-of-game summary: winner(s), reason and scores, one line per seat."""
+    if outcome.winners:
+        names = " and ".join(who[s] for s in outcome.winners)
+        head = f"🏆 **{names}** {'win' if len(outcome.winners) > 1 else 'wins'} ({outcome.reason})."
+    else:
+        head = f"The game ended without a winner ({outcome.reason})."
+    lines = [head]
+    order = list(outcome.ranking) if outcome.ranking else list(range(len(who)))
+    for place, seat in enumerate(order, 1):
+        score = "" if outcome.scores is None else f" — {outcome.scores[seat]:g}"
+        lines.append(f"{place}. {who[seat]}{score}")
+    return "\n".join(lines)
+
+
+def examples(legal: list[str], limit: int = 5) -> str:
+    if not legal:
+        return ""
+    shown = ", ".join(f"`{a}`" for a in legal[:limit])
+    more = f" (and {len(legal) - limit} more)" if len(legal) > limit else ""
+    return f" You can play: {shown}{more}."
+
+
+def duration(seconds: float) -> str:
+    seconds = max(0, int(seconds))
+    if seconds >= 3600:
+        h, m = divmod(seconds // 60, 60)
+        return f"{h} h {m} min" if m else f"{h} h"
+    if seconds >= 60:
+        return f"{seconds // 60} min"
+    return f"{seconds} s"

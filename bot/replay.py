@@ -1,0 +1,91 @@
+"""Rebuilding a table from its seed and action log, and the animated replay of its public board."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+from PIL import Image
+
+from bot.store import LogRow
+from rules.core import Game, State, canonical_json
+
+#: frames in a replay GIF at most; longer games are sampled evenly (the last frame is always kept)
+MAX_FRAMES = 60
+#: the widest replay frame in pixels; boards are scaled down to keep the GIF small enough to upload
+FRAME_WIDTH = 640
+
+
+def replay_steps(
+    game: Game, players: int, options: dict[str, str], seed: str, log: Sequence[LogRow]
+) -> list[tuple[LogRow | None, State]]:
+    """The standing moves from the start to now, each with the state after it (the first has no move).
+
+    An ``undo`` entry always takes back the newest move still standing, so it pops the chain.
+    """
+    chain: list[tuple[LogRow | None, State]] = [(None, game.new(players, options, seed))]
+    for entry in log:
+        if entry.kind == "undo":
+            if len(chain) > 1:
+                chain.pop()
+        else:
+            state, _ = game.apply(chain[-1][1], int(entry.seat or 0), str(entry.action))
+            chain.append((entry, state))
+    return chain
+
+
+def replay(game: Game, players: int, options: dict[str, str], seed: str, log: Sequence[LogRow]) -> list[State]:
+    """The chain of states from the start to now: ``[initial, after move 1, ...]`` with undone moves removed."""
+    return [state for _, state in replay_steps(game, players, options, seed, log)]
+
+
+def current_turn(
+    game: Game, steps: Sequence[tuple[LogRow | None, State]]
+) -> tuple[list[tuple[State, int, bool]], list[str]]:
+    """The undo stack and the narration of the turn in progress, as the host had them before a restart.
+
+    Mirrors the host: a move that makes someone owe a decision they did not owe just before ends a turn (its
+    lines close that turn's post) and starts a new one; the moves after it stack up.
+    """
+    stack: list[tuple[State, int, bool]] = []
+    lines: list[str] = []
+    for k in range(len(steps) - 1, 0, -1):
+        entry, after = steps[k]
+        before = steps[k - 1][1]
+        assert entry is not None
+        before_to_act = game.to_act(before)
+        if any(s not in before_to_act for s in game.to_act(after)):
+            break  # this move closed the previous turn; the turn in progress began after it
+        lines[:0] = entry.public
+        seat, action = int(entry.seat or 0), str(entry.action)
+        stack.insert(0, (before, seat, bool(game.undoable(before, seat, action))))
+    return stack, lines
+
+
+def same_state(game: Game, a: State, b: State) -> bool:
+    return canonical_json(game.dump(a)) == canonical_json(game.dump(b))
+
+
+def sample(items: Sequence[Any], limit: int = MAX_FRAMES) -> list[Any]:
+    """At most ``limit`` items spread evenly, always including the first and the last."""
+    if len(items) <= limit:
+        return list(items)
+    step = (len(items) - 1) / (limit - 1)
+    return [items[round(i * step)] for i in range(limit)]
+
+
+def gif(frames_png: Sequence[bytes], *, frame_ms: int = 700, last_ms: int = 3000) -> bytes:
+    """An animated GIF from PNG frames, scaled to one size (the first frame's, at most FRAME_WIDTH wide)."""
+    images = [Image.open(io.BytesIO(data)).convert("RGB") for data in frames_png]
+    if not images:
+        raise ValueError("no frames")
+    w, h = images[0].size
+    if w > FRAME_WIDTH:
+        w, h = FRAME_WIDTH, round(h * FRAME_WIDTH / w)
+    frames = [img.resize((w, h), Image.Resampling.LANCZOS) if img.size != (w, h) else img for img in images]
+    frames = [f.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE) for f in frames]
+    out = io.BytesIO()
+    durations = [frame_ms] * (len(frames) - 1) + [last_ms]
+    frames[0].save(out, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0)
+    return out.getvalue()

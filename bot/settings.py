@@ -1,0 +1,92 @@
+"""Configuration from the environment and ``.env`` (python-dotenv). The environment wins over the file.
+
+Settings: ``DISCORD_TOKEN`` (the bot token; never logged or shown), ``PARLEY_DB`` (the SQLite file,
+default ``parley.sqlite3``), ``PARLEY_DEV_GUILD`` (a server id for instant command sync while developing),
+``PARLEY_LOG_LEVEL`` (``DEBUG``, ``INFO``, ``WARNING``, ``ERROR``; default ``INFO``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dotenv import dotenv_values
+
+LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class SettingsError(ValueError):
+    """A setting with a value Parley cannot use; the message names it and says what is expected."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str = field(default="", repr=False)
+    db_path: str = "parley.sqlite3"
+    dev_guild: int | None = None
+    log_level: str = "INFO"
+
+    def __repr__(self) -> str:
+        # the token must never reach a log line or a traceback
+        token = "set" if self.token else "missing"
+        return (
+            f"Settings(token=<{token}>, db_path={self.db_path!r}, dev_guild={self.dev_guild!r},"
+            f" log_level={self.log_level!r})"
+        )
+
+    __str__ = __repr__
+
+
+def load(env_file: str | os.PathLike[str] | None = ".env", environ: Mapping[str, str] | None = None) -> Settings:
+    """Read ``env_file`` (if it exists) under the process environment (which wins)."""
+    values: dict[str, str] = {}
+    if env_file is not None and Path(env_file).is_file():
+        values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
+    values.update(os.environ if environ is None else environ)
+    guild = values.get("PARLEY_DEV_GUILD", "").strip()
+    if guild and not guild.isdigit():
+        raise SettingsError(f"PARLEY_DEV_GUILD must be a server id (digits only), not '{guild}'.")
+    level = (values.get("PARLEY_LOG_LEVEL", "") or "INFO").strip().upper()
+    if level not in LEVELS:
+        raise SettingsError(f"PARLEY_LOG_LEVEL must be one of {', '.join(LEVELS)}, not '{level}'.")
+    return Settings(
+        token=values.get("DISCORD_TOKEN", "").strip(),
+        db_path=(values.get("PARLEY_DB", "") or "parley.sqlite3").strip(),
+        dev_guild=int(guild) if guild else None,
+        log_level=level,
+    )
+
+
+class RedactSecrets(logging.Filter):
+    """Replaces the token in every log record (message and arguments) by ``[token]``."""
+
+    def __init__(self, *secrets: str) -> None:
+        super().__init__()
+        self.secrets = [s for s in secrets if s]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not self.secrets:
+            return True
+        text = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            text += "\n" + logging.Formatter().formatException(record.exc_info)
+            record.exc_info = None
+        for secret in self.secrets:
+            text = text.replace(secret, "[token]")
+        record.msg, record.args = text, None
+        return True
+
+
+def configure_logging(settings: Settings) -> None:
+    """Readable logs on stderr at the configured level, with the token redacted from every record."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s", "%Y-%m-%d %H:%M:%S"))
+    handler.addFilter(RedactSecrets(settings.token))
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(settings.log_level)

@@ -1,0 +1,482 @@
+"""SQLite storage (aiosqlite, WAL): tables, seats, the append-only action log, state snapshots, deadlines,
+per-server settings and per-player results.
+
+One connection serves the whole process; write transactions hold an asyncio lock so statements of two
+tables never interleave inside one transaction. The schema is versioned with ``PRAGMA user_version`` and
+migrated at start-up. Swapping SQLite for PostgreSQL means re-implementing this class, nothing above it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+# aiosqlite logs every statement with its parameters at DEBUG: seeds, snapshots and secret action texts.
+# Logs must never hold a secret, so that logger never goes below INFO whatever PARLEY_LOG_LEVEL says.
+logging.getLogger("aiosqlite").setLevel(logging.INFO)
+
+# Each entry moves the schema from version i to i + 1. Never edit an entry once released: append a new one.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE tables (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        game_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        host_id INTEGER NOT NULL,
+        options TEXT NOT NULL,
+        seed TEXT NOT NULL,
+        ai_seed TEXT NOT NULL,
+        players INTEGER NOT NULL DEFAULT 0,
+        state_no INTEGER NOT NULL DEFAULT 0,
+        snapshot TEXT,
+        created REAL NOT NULL,
+        updated REAL NOT NULL
+    );
+    CREATE INDEX tables_channel ON tables (channel_id, status);
+    CREATE TABLE seats (
+        table_id INTEGER NOT NULL REFERENCES tables (id),
+        seat INTEGER NOT NULL,
+        user_id INTEGER,
+        name TEXT NOT NULL,
+        ai_level TEXT,
+        vacated INTEGER NOT NULL DEFAULT 0,
+        reachable INTEGER NOT NULL DEFAULT 1,
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE TABLE actions (
+        table_id INTEGER NOT NULL REFERENCES tables (id),
+        n INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        seat INTEGER,
+        action TEXT,
+        by_ai INTEGER NOT NULL DEFAULT 0,
+        user_id INTEGER,
+        public TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (table_id, n)
+    );
+    CREATE TABLE deadlines (
+        table_id INTEGER NOT NULL REFERENCES tables (id),
+        seat INTEGER NOT NULL,
+        started REAL NOT NULL,
+        due REAL NOT NULL,
+        reminded INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE TABLE guild_settings (
+        guild_id INTEGER PRIMARY KEY,
+        host_role_id INTEGER,
+        anyone_can_open INTEGER NOT NULL DEFAULT 0,
+        turn_limit_seconds INTEGER NOT NULL DEFAULT 86400,
+        ai_takeover INTEGER NOT NULL DEFAULT 1
+    );
+    CREATE TABLE results (
+        table_id INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL,
+        game_id TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        score REAL,
+        finished REAL NOT NULL,
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE INDEX results_user ON results (user_id);
+    CREATE INDEX results_game ON results (guild_id, game_id);
+    """,
+)
+
+DEFAULT_SETTINGS: dict[str, Any] = {
+    "host_role_id": None,
+    "anyone_can_open": False,
+    "turn_limit_seconds": 86400,
+    "ai_takeover": True,
+}
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    user_id: int | None
+    name: str
+    ai_level: str | None
+    vacated: bool = False
+    reachable: bool = True
+
+
+@dataclass
+class TableRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    game_id: str
+    status: str
+    host_id: int
+    options: dict[str, str]
+    seed: str
+    ai_seed: str
+    players: int
+    state_no: int
+    snapshot: dict[str, Any] | None
+    created: float
+    updated: float
+
+
+@dataclass
+class LogRow:
+    n: int
+    kind: str  # "action" | "undo"
+    seat: int | None
+    action: str | None
+    by_ai: bool
+    user_id: int | None
+    public: list[str]
+    at: float
+
+
+@dataclass
+class DeadlineRow:
+    table_id: int
+    seat: int
+    started: float
+    due: float
+    reminded: bool
+
+
+class Store:
+    """The database. ``await open()`` connects and migrates; ``await close()`` at the end."""
+
+    def __init__(self, path: str) -> None:
+        """``path`` is the database file (created on first use); ``":memory:"`` works for tests."""
+        self.path = path
+        self._db: aiosqlite.Connection | None = None
+        self._write = asyncio.Lock()
+
+    # -- connection and schema -----------------------------------------------------------------------
+    async def open(self) -> None:
+        if self._db is not None:
+            return
+        if self.path != ":memory:" and not self.path.startswith("file:"):
+            Path(self.path).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+        self._db = await aiosqlite.connect(self.path)
+        self._db.row_factory = aiosqlite.Row
+        await self._run("PRAGMA journal_mode=WAL")
+        # NORMAL in WAL mode: a commit survives a crash of the process (the restart case); only a power cut
+        # may lose the last transactions. FULL costs an fsync per move.
+        await self._run("PRAGMA synchronous=NORMAL")
+        await self._run("PRAGMA foreign_keys=ON")
+        await self.migrate()
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    async def _run(self, sql: str, args: Any = ()) -> _Done:
+        """Execute one statement and close its cursor at once: an open cursor keeps its statement "in
+        progress", and SQLite then refuses to commit (PRAGMA journal_mode returns a row, for instance)."""
+        async with self.db.execute(sql, args) as cur:
+            return _Done(cur.lastrowid, cur.rowcount)
+
+    async def _run_many(self, sql: str, rows: Any) -> None:
+        async with self.db.executemany(sql, rows):
+            pass
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise RuntimeError("Store.open() was not called")
+        return self._db
+
+    async def schema_version(self) -> int:
+        async with self.db.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0])
+
+    async def migrate(self) -> None:
+        async with self._write:
+            version = await self.schema_version()
+            for i in range(version, len(MIGRATIONS)):
+                async with self.db.executescript(f"BEGIN;\n{MIGRATIONS[i]}\nPRAGMA user_version = {i + 1};\nCOMMIT;"):
+                    pass
+
+    async def journal_mode(self) -> str:
+        async with self.db.execute("PRAGMA journal_mode") as cur:
+            row = await cur.fetchone()
+        return str(row[0])
+
+    # -- tables --------------------------------------------------------------------------------------
+    async def create_table(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        game_id: str,
+        host_id: int,
+        options: dict[str, str],
+        seed: str,
+        ai_seed: str,
+        now: float,
+    ) -> int:
+        async with self._write:
+            cur = await self._run(
+                "INSERT INTO tables (guild_id, channel_id, game_id, status, host_id, options, seed, ai_seed,"
+                " created, updated) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, game_id, host_id, json.dumps(options), seed, ai_seed, now, now),
+            )
+            await self.db.commit()
+            return int(cur.lastrowid or 0)
+
+    async def set_status(self, table_id: int, status: str, now: float) -> None:
+        async with self._write:
+            await self._run("UPDATE tables SET status = ?, updated = ? WHERE id = ?", (status, now, table_id))
+            if status in ("finished", "abandoned"):
+                await self._run("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
+            await self.db.commit()
+
+    async def touch(self, table_id: int, now: float) -> None:
+        async with self._write:
+            await self._run("UPDATE tables SET updated = ? WHERE id = ?", (now, table_id))
+            await self.db.commit()
+
+    async def save_seats(self, table_id: int, seats: list[SeatRow], now: float) -> None:
+        """Replace the seat list of a table (lobby edits, take-overs)."""
+        async with self._write:
+            await self._run("DELETE FROM seats WHERE table_id = ?", (table_id,))
+            await self._run_many(
+                "INSERT INTO seats (table_id, seat, user_id, name, ai_level, vacated, reachable)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(table_id, s.seat, s.user_id, s.name, s.ai_level, int(s.vacated), int(s.reachable)) for s in seats],
+            )
+            await self._run("UPDATE tables SET updated = ? WHERE id = ?", (now, table_id))
+            await self.db.commit()
+
+    async def begin_game(self, table_id: int, seats: list[SeatRow], snapshot: dict[str, Any], now: float) -> None:
+        """Lobby → running in one transaction: the final seats, the player count and the first snapshot."""
+        async with self._write:
+            await self._run("DELETE FROM seats WHERE table_id = ?", (table_id,))
+            await self._run_many(
+                "INSERT INTO seats (table_id, seat, user_id, name, ai_level, vacated, reachable)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(table_id, s.seat, s.user_id, s.name, s.ai_level, int(s.vacated), int(s.reachable)) for s in seats],
+            )
+            await self._run(
+                "UPDATE tables SET status = 'running', players = ?, state_no = 0, snapshot = ?, updated = ?"
+                " WHERE id = ?",
+                (len(seats), _dumps(snapshot), now, table_id),
+            )
+            await self.db.commit()
+
+    async def append(
+        self,
+        table_id: int,
+        *,
+        n: int,
+        kind: str,
+        seat: int | None,
+        action: str | None,
+        by_ai: bool,
+        user_id: int | None,
+        public: list[str],
+        snapshot: dict[str, Any],
+        now: float,
+        deadlines: list[DeadlineRow] | None = None,
+        finished: bool = False,
+    ) -> None:
+        """Append log entry ``n`` (state number n after it) with the new snapshot, atomically.
+
+        ``deadlines`` (when given) replaces the table's deadlines in the same transaction, so a restart never
+        sees a move without the timers it armed. The primary key (table_id, n) makes a double append fail.
+        """
+        async with self._write:
+            try:
+                await self._run(
+                    "INSERT INTO actions (table_id, n, kind, seat, action, by_ai, user_id, public, at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (table_id, n, kind, seat, action, int(by_ai), user_id, json.dumps(public), now),
+                )
+                await self._run(
+                    "UPDATE tables SET state_no = ?, snapshot = ?, updated = ?, status = ? WHERE id = ?",
+                    (n, _dumps(snapshot), now, "finished" if finished else "running", table_id),
+                )
+                if deadlines is not None or finished:
+                    await self._run("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
+                    await self._run_many(
+                        "INSERT INTO deadlines (table_id, seat, started, due, reminded) VALUES (?, ?, ?, ?, ?)",
+                        [(table_id, d.seat, d.started, d.due, int(d.reminded)) for d in (deadlines or [])],
+                    )
+                await self.db.commit()
+            except BaseException:
+                await self.db.rollback()
+                raise
+
+    async def get_table(self, table_id: int) -> TableRow | None:
+        async with self.db.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else _table(row)
+
+    async def tables_with_status(self, *statuses: str) -> list[TableRow]:
+        marks = ",".join("?" for _ in statuses)
+        async with self.db.execute(f"SELECT * FROM tables WHERE status IN ({marks}) ORDER BY id", statuses) as cur:
+            rows = await cur.fetchall()
+        return [_table(r) for r in rows]
+
+    async def last_table_in(self, channel_id: int) -> TableRow | None:
+        async with self.db.execute(
+            "SELECT * FROM tables WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else _table(row)
+
+    async def seats(self, table_id: int) -> list[SeatRow]:
+        async with self.db.execute("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)) as cur:
+            rows = await cur.fetchall()
+        return [
+            SeatRow(r["seat"], r["user_id"], r["name"], r["ai_level"], bool(r["vacated"]), bool(r["reachable"]))
+            for r in rows
+        ]
+
+    async def log(self, table_id: int) -> list[LogRow]:
+        async with self.db.execute("SELECT * FROM actions WHERE table_id = ? ORDER BY n", (table_id,)) as cur:
+            rows = await cur.fetchall()
+        return [
+            LogRow(
+                r["n"],
+                r["kind"],
+                r["seat"],
+                r["action"],
+                bool(r["by_ai"]),
+                r["user_id"],
+                json.loads(r["public"]),
+                r["at"],
+            )
+            for r in rows
+        ]
+
+    # -- deadlines -----------------------------------------------------------------------------------
+    async def deadlines(self, table_id: int | None = None) -> list[DeadlineRow]:
+        sql = "SELECT * FROM deadlines" + (" WHERE table_id = ?" if table_id is not None else "")
+        args: tuple[Any, ...] = (table_id,) if table_id is not None else ()
+        async with self.db.execute(sql + " ORDER BY table_id, seat", args) as cur:
+            rows = await cur.fetchall()
+        return [DeadlineRow(r["table_id"], r["seat"], r["started"], r["due"], bool(r["reminded"])) for r in rows]
+
+    async def set_deadlines(self, table_id: int, deadlines: list[DeadlineRow]) -> None:
+        async with self._write:
+            await self._run("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
+            await self._run_many(
+                "INSERT INTO deadlines (table_id, seat, started, due, reminded) VALUES (?, ?, ?, ?, ?)",
+                [(table_id, d.seat, d.started, d.due, int(d.reminded)) for d in deadlines],
+            )
+            await self.db.commit()
+
+    # -- settings ------------------------------------------------------------------------------------
+    async def settings(self, guild_id: int) -> dict[str, Any]:
+        async with self.db.execute("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return dict(DEFAULT_SETTINGS)
+        return {
+            "host_role_id": row["host_role_id"],
+            "anyone_can_open": bool(row["anyone_can_open"]),
+            "turn_limit_seconds": int(row["turn_limit_seconds"]),
+            "ai_takeover": bool(row["ai_takeover"]),
+        }
+
+    async def save_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
+        merged = {**DEFAULT_SETTINGS, **settings}
+        async with self._write:
+            await self._run(
+                "INSERT OR REPLACE INTO guild_settings (guild_id, host_role_id, anyone_can_open,"
+                " turn_limit_seconds, ai_takeover) VALUES (?, ?, ?, ?, ?)",
+                (
+                    guild_id,
+                    merged["host_role_id"],
+                    int(bool(merged["anyone_can_open"])),
+                    int(merged["turn_limit_seconds"]),
+                    int(bool(merged["ai_takeover"])),
+                ),
+            )
+            await self.db.commit()
+
+    # -- results -------------------------------------------------------------------------------------
+    async def record_results(self, rows: list[dict[str, Any]]) -> None:
+        async with self._write:
+            await self._run_many(
+                "INSERT OR REPLACE INTO results (table_id, guild_id, game_id, user_id, name, seat, won, score,"
+                " finished) VALUES (:table_id, :guild_id, :game_id, :user_id, :name, :seat, :won, :score,"
+                " :finished)",
+                rows,
+            )
+            await self.db.commit()
+
+    async def user_name(self, user_id: int) -> str | None:
+        """The name a user had in their latest recorded result."""
+        async with self.db.execute(
+            "SELECT name FROM results WHERE user_id = ? ORDER BY finished DESC LIMIT 1", (user_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else str(row[0])
+
+    async def user_stats(self, user_id: int) -> list[tuple[str, int, int]]:
+        """(game id, played, won) for a user, per game."""
+        async with self.db.execute(
+            "SELECT game_id, COUNT(*), SUM(won) FROM results WHERE user_id = ? GROUP BY game_id ORDER BY game_id",
+            (user_id,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [(r[0], int(r[1]), int(r[2] or 0)) for r in rows]
+
+    async def leaderboard(self, guild_id: int, game_id: str, limit: int = 10) -> list[tuple[int, str, int, int]]:
+        """(user id, latest name, won, played) best first."""
+        async with self.db.execute(
+            "SELECT user_id, MAX(name), SUM(won) AS w, COUNT(*) AS p FROM results"
+            " WHERE guild_id = ? AND game_id = ? GROUP BY user_id ORDER BY w DESC, p ASC, user_id LIMIT ?",
+            (guild_id, game_id, limit),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [(int(r[0]), str(r[1]), int(r[2] or 0), int(r[3])) for r in rows]
+
+    async def forget_user(self, user_id: int) -> int:
+        async with self._write:
+            cur = await self._run("DELETE FROM results WHERE user_id = ?", (user_id,))
+            await self.db.commit()
+            return int(cur.rowcount)
+
+
+@dataclass(frozen=True)
+class _Done:
+    lastrowid: int | None
+    rowcount: int
+
+
+def _dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _table(row: aiosqlite.Row) -> TableRow:
+    return TableRow(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        game_id=row["game_id"],
+        status=row["status"],
+        host_id=row["host_id"],
+        options=json.loads(row["options"]),
+        seed=row["seed"],
+        ai_seed=row["ai_seed"],
+        players=row["players"],
+        state_no=row["state_no"],
+        snapshot=None if row["snapshot"] is None else json.loads(row["snapshot"]),
+        created=row["created"],
+        updated=row["updated"],
+    )

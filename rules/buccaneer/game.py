@@ -1,0 +1,182 @@
+"""The Buccaneer engine object: the contract of ``rules.core.Game`` over the modules of this package."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from rules.buccaneer import ai, board, engine, views
+from rules.buccaneer.model import CREW, CREW_VALUE
+from rules.buccaneer.setup import new_state
+from rules.core import Action, Game, GameInfo, IllegalAction, Option, Outcome, State, clone, normalize_text
+
+RULES = """**Buccaneer** (Waddingtons, 1958): 2–8 ships, each with a home port.
+1. **Sail** in a straight line up to your *sailing strength* (the total of your crew cards). Longer moves are allowed but any opponent may `challenge`: caught, you lose your whole hand; a wrong challenger loses their best card or a treasure to Flat Island. At sea you sail only forward; leave a harbour by one of its 3 exits. End every move by pointing where you will go next (`face`). Turning on the spot (`turn`) is a whole turn. Plan with `sail`, `go`, `face`, then `confirm` (`undo` until then).
+2. **Treasure Island**: stop on (or stay on, by turning) a square next to it to draw a chance card: treasure, crew, storms, losses, keepers (Long John Silver, Doubloons, Pieces of Eight, Kidd's Chart).
+3. A ship carries at most **2 treasures**. Land them at home with `unload`; put three of a kind in your **Safety Zone** (`safe`), where nobody can buy them.
+4. **Trade** value for value at any other port's Docks: build the basket with `offer` and `want`, then `trade` when both sides balance (or `cancel`). Diamond/ruby 5, gold 4, pearl 3, rum 2, crew their number, Doubloons 4, Pieces of Eight 5, Kidd's Chart 3.
+5. **Fight**: end a move on another ship's square with `go k attack <port>`, or attack a ship sailing through your square. The higher *fighting strength* (black total minus red total, ignoring the sign) wins the loser's treasure or up to 2 crew; the loser then makes a free move. A ship may also share a square in peace.
+6. Anything washed onto **Flat Island** is free to a ship beside it. Land a Kidd's Chart at **Anchor Bay** (X1) for treasure up to 7. A ship with no crew is a **derelict**: it drifts one square.
+7. **Win**: your ship is in your home port with treasure worth **20 or more** in your Docks and Safety Zone.
+"""
+
+BLURB = (
+    "Waddingtons' 1958 Buccaneer for 2–8 players. Sail a 24×24 sea, draw chance cards at Treasure Island, trade at "
+    "ports and fight other ships. The first to land 20 points of treasure in their home port wins."
+)
+
+UNDOABLE = {"sail", "turn", "go", "face", "undo", "offer", "want", "unoffer", "unwant", "cancel"}
+UNDOABLE |= {"unload", "load", "leave", "pickup"}
+
+
+class Buccaneer(Game):
+    info = GameInfo(
+        id="buccaneer",
+        title="Buccaneer",
+        min_players=2,
+        max_players=8,
+        options=(
+            Option("ports", ("choose", "random"), "choose", "choose: each player picks a home port; random: dealt"),
+            Option("honour", ("on", "off"), "on", "on: long moves may be challenged; off: no move beyond strength"),
+            Option("round_limit", ("0", "50", "100", "150", "200"), "100", "stop with no winner after this round"),
+        ),
+        blurb=BLURB,
+        rules=RULES,
+    )
+    version = 1
+
+    def new(self, players: int, options: dict[str, str] | None, seed: str) -> State:
+        self.check_players(players)
+        opts = self.resolve_options(options)
+        state = new_state(players, opts, str(seed))
+        state["game"] = self.info.id
+        state["version"] = self.version
+        return state
+
+    def to_act(self, state: State) -> list[int]:
+        return engine.to_act(state)
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        return engine.legal_actions(state, seat)
+
+    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list]:
+        return engine.apply(state, seat, normalize_text(action))
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        if seat is None:
+            return views.public_view(state)
+        return views.seat_view(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        out = state["outcome"]
+        if out is None:
+            return None
+        return Outcome(tuple(out["winners"]), out["reason"], tuple(out["scores"]), tuple(out["ranking"]))
+
+    def parse(self, text: str) -> Action:
+        action = normalize_text(text)
+        if not action:
+            raise IllegalAction("bad_syntax", "Type an action such as `sail n`, `go 3`, `face ne` or `end`.")
+        return action
+
+    def dump(self, state: State) -> dict[str, Any]:
+        data = clone(state)
+        data["game"] = self.info.id
+        data["version"] = self.version
+        return data
+
+    def load(self, data: dict[str, Any]) -> State:
+        if data.get("game") != self.info.id:
+            raise IllegalAction("bad_version", f"this is not a {self.info.title} game")
+        if data.get("version") != self.version:
+            raise IllegalAction("bad_version", f"Buccaneer state version {data.get('version')} is not {self.version}")
+        return clone(data)
+
+    def undoable(self, before: State, seat: int, action: Action) -> bool:
+        return action.split(" ", 1)[0] in UNDOABLE and engine.top(before) is None
+
+    def secrets(self, state: State) -> list[str]:
+        out = [state["seed"]]
+        if len(state["pirate_pile"]) >= 2:
+            out.append(json.dumps(state["pirate_pile"]))
+        if state["chance_pile"]:
+            out.append(json.dumps(state["chance_pile"]))
+        for p in state["players"]:
+            out.append('"hand": ' + json.dumps(p["hand"], sort_keys=True))
+        return out
+
+    def label(self, view: dict[str, Any], action: Action) -> str:
+        words = action.split()
+        you = view.get("you") or {}
+        plan = you.get("free_plan") or you.get("plan")
+        if words and words[0] == "go" and plan and plan.get("dir"):
+            me = view["players"][you["seat"]]
+            ray = board.RAYS[me["ship"]["at"]][plan["dir"]]
+            k = int(words[1])
+            end = ray[k - 1]
+            where = board.HARBOUR[end]["name"] if board.is_harbour(end) else end.upper()
+            text = f"{plan['dir'].upper()} {k} → {where}"
+            if len(words) == 4:
+                text += f", attack {board.HARBOUR[words[3]]['name']}"
+            if k > you.get("sailing", k) and not you.get("free_plan"):
+                text += " (exceeds your sailing strength)"
+            return text
+        return action
+
+    def timeout_action(self, state: State, seat: int) -> Action:
+        legal = self.legal_actions(state, seat)
+        legal = [a for a in legal if a != "challenge"] or legal
+        frame = engine.top(state) if state["phase"] == "play" else None
+        kind = frame["kind"] if frame else "TURN"
+        if kind == "INTERCEPT":
+            return "pass"
+        if kind in ("RETURN",) or (kind == "LOSE" and frame["what"] == "treasure"):
+            return legal[-1]
+        if kind in ("GIVE", "BURY", "YELLOW_FEVER") or kind == "LOSE":
+            return min(legal, key=lambda a: (CREW_VALUE.get(a.split()[-1], 9), "docks" in a, CREW.index(a.split()[-1])))
+        if kind in ("ALONGSIDE", "REPOINT"):
+            facing = state["players"][seat]["ship"]["facing"]
+            return f"face {facing}" if f"face {facing}" in legal else legal[0]
+        if kind == "PICK":
+            return legal[0]
+        if kind == "FREE_MOVE":
+            return legal[0] if legal[0] != "undo" else legal[-1]
+        if kind != "TURN":
+            return legal[0]
+        return _turn_default(state, seat, legal)
+
+    def ai_choose(self, view: dict[str, Any], seat: int, legal: list[Action], level: str, rnd: random.Random) -> Action:
+        return ai.choose(view, seat, legal, level, rnd)
+
+
+def _turn_default(state: State, seat: int, legal: list[str]) -> str:
+    if state["phase"] == "choose_ports":
+        return legal[0]
+    if "cancel" in legal:
+        return "cancel"
+    if "end" in legal:
+        return "end"
+    turn = state["turn"]
+    if turn["stage"] == "plan":
+        plan = turn["plan"]
+        at = state["players"][seat]["ship"]["at"]
+        if at == state["players"][seat]["harbour"] or state["players"][seat]["hand"] == dict.fromkeys(CREW, 0):
+            return "undo"
+        if "confirm" in legal:
+            return "confirm"
+        faces = [a for a in legal if a.startswith("face")]
+        if faces:
+            if plan["kind"] == "turn":
+                facing = state["players"][seat]["ship"]["facing"]
+                nxt = board.DIRS[(board.DIRS.index(facing) + 1) % 8]
+                return f"face {nxt}"
+            return faces[0]
+        goes = [a for a in legal if a.startswith("go")]
+        plain = [a for a in goes if "attack" not in a]
+        return (plain or goes or legal)[0]
+    if "stay" in legal:
+        return "stay"
+    if "turn" in legal:
+        return "turn"
+    return next(a for a in legal if a.startswith("sail"))

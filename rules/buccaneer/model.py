@@ -1,0 +1,206 @@
+"""Pieces, values and the small state helpers every Buccaneer module shares (spec §0, §2.2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.buccaneer import board
+from rules.core import Event, State
+
+CREW: tuple[str, ...] = ("b1", "b2", "b3", "r1", "r2", "r3")
+CREW_VALUE: dict[str, int] = {k: int(k[1]) for k in CREW}
+TREASURE: tuple[str, ...] = ("diamond", "ruby", "gold", "pearl", "rum")
+TREASURE_VALUE: dict[str, int] = {"diamond": 5, "ruby": 5, "gold": 4, "pearl": 3, "rum": 2}
+KEEPERS: tuple[str, ...] = ("longjohn", "doubloons", "pieces", "chart")
+KEEPER_CARDS: dict[str, tuple[int, ...]] = {"longjohn": (21,), "doubloons": (23,), "pieces": (24,), "chart": (25, 26)}
+KEEPER_OF: dict[int, str] = {n: k for k, ns in KEEPER_CARDS.items() for n in ns}
+#: trade value of the value cards; Long John has none (he only takes part in his two special trades)
+CARD_VALUE: dict[str, int] = {"doubloons": 4, "pieces": 5, "chart": 3}
+CREW_PER_KIND = 12
+TREASURE_PER_KIND = 6
+WIN_VALUE = 20
+HOLD_MAX = 2
+
+CHANCE_TITLES: dict[int, str] = {
+    1: "Blown off the coast",
+    2: "Demand three crew",
+    3: "Blown to Mud Bay",
+    4: "Blown to Cliff Creek",
+    5: "Blown home",
+    6: "Blown to port",
+    7: "Washed to the nearest ship",
+    8: "Washed to Flat Island",
+    9: "Best goes overboard",
+    10: "Deserter",
+    11: "Treasure or crew",
+    12: "Treasure or crew",
+    13: "Treasure or crew",
+    14: "Treasure or crew",
+    15: "Recruits",
+    16: "Treasure, crew cut",
+    17: "Treasure, crew cut",
+    18: "Treasure and recruits",
+    19: "New crew",
+    20: "Blind exchange",
+    21: "Long John Silver",
+    22: "Yellow fever",
+    23: "Doubloons",
+    24: "Pieces of Eight",
+    25: "Kidd's Chart",
+    26: "Kidd's Chart",
+    27: "Treasure or crew",
+    28: "Recruits",
+}
+
+
+def empty_crew() -> dict[str, int]:
+    return dict.fromkeys(CREW, 0)
+
+
+def empty_treasure() -> dict[str, int]:
+    return dict.fromkeys(TREASURE, 0)
+
+
+def item_value(item: str) -> int:
+    if item in CREW_VALUE:
+        return CREW_VALUE[item]
+    if item in TREASURE_VALUE:
+        return TREASURE_VALUE[item]
+    return CARD_VALUE.get(item, 0)
+
+
+def sailing(hand: dict[str, int]) -> int:
+    return sum(CREW_VALUE[k] * n for k, n in hand.items())
+
+
+def colour_totals(hand: dict[str, int]) -> tuple[int, int]:
+    black = sum(CREW_VALUE[k] * n for k, n in hand.items() if k[0] == "b")
+    red = sum(CREW_VALUE[k] * n for k, n in hand.items() if k[0] == "r")
+    return black, red
+
+
+def fighting(hand: dict[str, int]) -> int:
+    black, red = colour_totals(hand)
+    return abs(black - red)
+
+
+def count(pool: dict[str, int]) -> int:
+    return sum(pool.values())
+
+
+def cards_text(pool: dict[str, int]) -> str:
+    """``B3 B2 B2 R1``: a multiset of crew, Black first, high to low (the hand order of the picture)."""
+    parts = [k.upper() for k in ("b3", "b2", "b1", "r3", "r2", "r1") for _ in range(pool.get(k, 0))]
+    return " ".join(parts) if parts else "none"
+
+
+def treasure_value(pool: dict[str, int]) -> int:
+    return sum(TREASURE_VALUE[k] * n for k, n in pool.items())
+
+
+def hold_value(hold: list[str]) -> int:
+    return sum(TREASURE_VALUE[t] for t in hold)
+
+
+def sort_hold(hold: list[str]) -> list[str]:
+    return sorted(hold, key=TREASURE.index)
+
+
+def keeper_names(cards: list[int]) -> list[str]:
+    """Keeper names of a list of card numbers, canonical order, one entry per card."""
+    return [KEEPER_OF[n] for n in sorted(cards, key=lambda n: (KEEPERS.index(KEEPER_OF[n]), n))]
+
+
+def has_keeper(cards: list[int], keeper: str) -> int | None:
+    """The lowest-numbered card of that keeper in ``cards`` (the one that moves), or None."""
+    for n in KEEPER_CARDS[keeper]:
+        if n in cards:
+            return n
+    return None
+
+
+# -- players, ships, harbours ---------------------------------------------------------------------------
+def player(state: State, seat: int) -> dict[str, Any]:
+    return state["players"][seat]
+
+
+def home(state: State, seat: int) -> str:
+    return state["players"][seat]["harbour"]
+
+
+def who(state: State, seat: int) -> str:
+    """How narration names a seat: home harbour and display name."""
+    p = state["players"][seat]
+    if p["harbour"]:
+        return board.HARBOUR[p["harbour"]]["name"]
+    return p["name"]
+
+
+def owner_of(state: State, harbour: str) -> int | None:
+    return state["harbours"][harbour]["owner"]
+
+
+def seat_of_ship(state: State, harbour: str) -> int:
+    seat = state["harbours"][harbour]["owner"]
+    assert seat is not None
+    return seat
+
+
+def ships_at(state: State, at: str, exclude: int | None = None) -> list[int]:
+    """Seats whose ship is at ``at``, in turn order."""
+    return [s for s in state["order"] if s != exclude and state["players"][s]["ship"]["at"] == at]
+
+
+def order_after(state: State, seat: int) -> list[int]:
+    """Every other seat, in turn order starting after ``seat``."""
+    order = state["order"]
+    i = order.index(seat)
+    return order[i + 1 :] + order[:i]
+
+
+def order_from(state: State, seat: int) -> list[int]:
+    order = state["order"]
+    i = order.index(seat)
+    return order[i:] + order[:i]
+
+
+def is_derelict(state: State, seat: int) -> bool:
+    return count(state["players"][seat]["hand"]) == 0
+
+
+def home_value(state: State, harbour: str) -> int:
+    h = state["harbours"][harbour]
+    return treasure_value(h["docks"]["treasure"]) + treasure_value(h["safety"])
+
+
+def at_sea(at: str) -> bool:
+    return not board.is_harbour(at)
+
+
+# -- crew piles -----------------------------------------------------------------------------------------
+def take_crew(state: State, seat: int, n: int) -> dict[str, int]:
+    """Move up to ``n`` cards from the top of Pirate Island to the hand (fewer if it runs out)."""
+    got = empty_crew()
+    hand = state["players"][seat]["hand"]
+    pile = state["pirate_pile"]
+    for _ in range(min(n, len(pile))):
+        k = pile.pop(0)
+        hand[k] += 1
+        got[k] += 1
+    return got
+
+
+def bury(state: State, pool: dict[str, int], kind: str) -> None:
+    """One card from ``pool`` to the bottom of Pirate Island."""
+    pool[kind] -= 1
+    state["pirate_pile"].append(kind)
+
+
+class Narration:
+    """Events collected during one ``apply``."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def add(self, public: str | None, private: dict[int, str] | None = None) -> None:
+        self.events.append(Event(public, dict(private or {})))

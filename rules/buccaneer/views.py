@@ -1,0 +1,188 @@
+"""What each seat may see (spec §4): the public view and a seat's own additions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.buccaneer import board, engine, movement, trading
+from rules.buccaneer.model import (
+    CHANCE_TITLES,
+    colour_totals,
+    count,
+    fighting,
+    home_value,
+    is_derelict,
+    keeper_names,
+    sailing,
+    treasure_value,
+)
+from rules.core import State
+
+
+def _awaiting(state: State) -> dict[str, Any]:
+    seats = engine.to_act(state)
+    if state["phase"] == "over":
+        return {"kind": "over", "seats": [], "info": {}}
+    if state["phase"] == "choose_ports":
+        return {"kind": "PORT_CHOICE", "seats": seats, "info": {}}
+    frame = engine.top(state)
+    if frame is None:
+        return {"kind": "TURN", "seats": seats, "info": {"stage": state["turn"]["stage"]}}
+    info: dict[str, Any] = {}
+    kind = frame["kind"]
+    if kind == "INTERCEPT":
+        info = {"mover": frame["mover"], "square": frame["square"], "end": frame["end"]}
+    elif kind == "SPOILS":
+        info = {"loser": frame["loser"]}
+    elif kind == "GIVE":
+        info = {"to": frame["to"], "n": frame["n"]}
+    elif kind == "PICK":
+        info = {"budget": frame["budget"]}
+    elif kind in ("PLACE",):
+        info = {"squares": list(frame["squares"])}
+    elif kind == "PORT_TIE":
+        info = {"harbours": list(frame["harbours"])}
+    elif kind == "YELLOW_FEVER":
+        info = {"owe": dict(frame["owe"])}
+    elif kind == "LOSE":
+        info = {"what": frame["what"], "n": frame["n"], "dest": frame["dest"]}
+    return {"kind": kind, "seats": seats, "info": info}
+
+
+def public_view(state: State) -> dict[str, Any]:
+    turn = state["turn"]
+    stage = "over" if state["phase"] == "over" else (turn["stage"] if turn else "choose_ports")
+    frame = engine.top(state) if state["phase"] == "play" else None
+    players = []
+    for seat, p in enumerate(state["players"]):
+        h = p["harbour"]
+        players.append(
+            {
+                "seat": seat,
+                "name": p["name"],
+                "harbour": h,
+                "code": board.HARBOUR[h]["code"] if h else None,
+                "colour": board.HARBOUR[h]["colour"] if h else None,
+                "ship": {
+                    "at": p["ship"]["at"],
+                    "facing": p["ship"]["facing"],
+                    "hold": list(p["ship"]["hold"]),
+                    "derelict": is_derelict(state, seat) if state["phase"] != "choose_ports" else False,
+                },
+                "hand_size": count(p["hand"]),
+                "keepers": keeper_names(p["keepers"]),
+            }
+        )
+    harbours = []
+    for hid in board.HARBOUR_IDS:
+        h = state["harbours"][hid]
+        docks = h["docks"]
+        harbours.append(
+            {
+                "id": hid,
+                "name": board.HARBOUR[hid]["name"],
+                "code": board.HARBOUR[hid]["code"],
+                "owner": h["owner"],
+                "docks": {
+                    "crew": dict(docks["crew"]),
+                    "treasure": dict(docks["treasure"]),
+                    "cards": keeper_names(docks["cards"]),
+                },
+                "safety": dict(h["safety"]),
+                "home_value": home_value(state, hid),
+                "docks_value": treasure_value(docks["treasure"]),
+            }
+        )
+    last = state["last"]
+    chance_last = None
+    if last["chance"]:
+        chance_last = {**last["chance"], "title": CHANCE_TITLES[last["chance"]["card"]]}
+    window = state["challenge"]
+    return {
+        "game": "buccaneer",
+        "version": 1,
+        "options": dict(state["options"]),
+        "phase": state["phase"],
+        "step": frame["kind"] if frame else stage,
+        "stage": stage,
+        "round": state["round"],
+        "order": list(state["order"]),
+        "turn_seat": turn["seat"] if turn else None,
+        "to_act": engine.to_act(state),
+        "awaiting": _awaiting(state),
+        "players": players,
+        "harbours": harbours,
+        "treasure_island": dict(state["treasure_island"]),
+        "flat": {"crew": dict(state["flat"]["crew"]), "treasure": dict(state["flat"]["treasure"])},
+        "pirate_count": len(state["pirate_pile"]),
+        "chance_count": len(state["chance_pile"]),
+        "kidd_landed": state["kidd_landed"],
+        "removed": list(state["removed"]),
+        "challenge_open": {"mover": window["mover"], "k": window["k"], "n0": window["n0"]} if window else None,
+        "last": {
+            "move": last["move"],
+            "chance": chance_last,
+            "combat": last["combat"],
+            "challenge": _public_challenge(last.get("challenge")),
+        },
+        "outcome": state["outcome"],
+    }
+
+
+def _public_challenge(last: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Who challenged whom and the verdict; the mover's strength S0 only the challenger learns (§3.14)."""
+    if not last:
+        return None
+    return {k: v for k, v in last.items() if k != "S0"}
+
+
+def seat_view(state: State, seat: int) -> dict[str, Any]:
+    view = public_view(state)
+    p = state["players"][seat]
+    hand = p["hand"]
+    black, red = colour_totals(hand)
+    you: dict[str, Any] = {
+        "seat": seat,
+        "hand": dict(hand),
+        "sailing": sailing(hand),
+        "fighting": fighting(hand),
+        "black": black,
+        "red": red,
+        "plan": None,
+        "basket": None,
+        "combat": None,
+        "challenge": None,
+        "free_plan": None,
+    }
+    turn = state["turn"]
+    if turn and turn["seat"] == seat and state["phase"] == "play":
+        if turn["plan"]:
+            you["plan"] = dict(turn["plan"])
+        at = p["ship"]["at"]
+        if board.is_harbour(at) and at != p["harbour"]:
+            you["basket"] = trading.basket_status(state, seat)
+    frame = engine.top(state) if state["phase"] == "play" else None
+    if frame and frame["kind"] == "FREE_MOVE" and frame["seat"] == seat and frame["plan"]:
+        you["free_plan"] = dict(frame["plan"])
+    fight = state.get("combat")
+    if fight and seat in fight["seats"]:
+        other = fight["seats"][1] if fight["seats"][0] == seat else fight["seats"][0]
+        theirs = state["players"][other]["hand"]
+        you["combat"] = {
+            "opponent": other,
+            "opponent_hand": dict(theirs),
+            "your_fs": fighting(hand),
+            "their_fs": fighting(theirs),
+        }
+    challenge = state["last"].get("challenge")
+    if challenge and challenge["challenger"] == seat:
+        you["challenge"] = dict(challenge)
+    keepers = ", ".join(keeper_names(p["keepers"])) or "none"
+    hand_text = " ".join(k.upper() for k in ("b3", "b2", "b1", "r3", "r2", "r1") for _ in range(hand[k]))
+    you["text"] = (
+        f"Hand: {hand_text or 'none'} | sailing {you['sailing']} | fighting {you['fighting']} | keepers: {keepers}"
+    )
+    if state["phase"] == "play" and state["options"]["honour"] == "on" and p["harbour"]:
+        you["limit"] = movement.limit(state, seat, False) if not is_derelict(state, seat) else 1
+    view["you"] = you
+    return view

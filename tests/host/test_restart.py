@@ -1,0 +1,135 @@
+"""Restart from the database file: tables restored exactly, replay checked, storage basics."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import aiosqlite
+import pytest
+
+from bot.store import MIGRATIONS, Store
+from rules import registry
+from rules.core import canonical_json
+from tests.host.conftest import ANA, BEN, CHANNEL, HostFactory, lobby, running, state_of
+
+
+async def test_a_running_table_continues_after_a_restart(make_host: HostFactory) -> None:
+    first = await make_host()
+    await running(first, BEN, ais=1, options={"length": "long"})
+    await first.play(ANA, "mark")
+    await first.play(ANA, "mark")
+    await first.undo(ANA)
+    before = first.table_for(CHANNEL)
+    toy = registry.get("toy")
+    state = canonical_json(toy.dump(state_of(first)))
+    await first.close()
+
+    second = await make_host()
+    after = second.table_for(CHANNEL)
+    assert after is not None and after.status == "running"
+    assert (after.state_no, after.seats, after.to_act) == (before.state_no, before.seats, before.to_act)
+    assert canonical_json(toy.dump(state_of(second))) == state
+    assert second.replay_mismatches == []
+    # the old buttons (same state number) still work
+    out = await second.play(ANA, "end", before.state_no)
+    assert out.ok, out.reply
+
+
+async def test_a_lobby_survives_a_restart(make_host: HostFactory) -> None:
+    first = await make_host()
+    await lobby(first, BEN, ais=1)
+    await first.close()
+    second = await make_host()
+    summary = second.table_for(CHANNEL)
+    assert summary is not None and summary.status == "lobby" and len(summary.seats) == 3
+    assert (await second.start_table(ANA)).ok
+
+
+async def test_a_snapshot_that_replay_does_not_reproduce_is_reported_loudly(
+    make_host: HostFactory, db_path: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    first = await make_host()
+    await running(first, BEN)
+    await first.play(ANA, "mark")
+    table_id = first.table_for(CHANNEL).table_id
+    await first.close()
+    async with aiosqlite.connect(db_path) as db:
+        row = await (await db.execute("SELECT snapshot FROM tables WHERE id = ?", (table_id,))).fetchone()
+        snap = json.loads(row[0])
+        snap["marks"][0] = 7
+        await db.execute("UPDATE tables SET snapshot = ? WHERE id = ?", (json.dumps(snap), table_id))
+        await db.commit()
+    with caplog.at_level(logging.ERROR, logger="parley.tables"):
+        second = await make_host()
+    assert second.replay_mismatches == [table_id]
+    assert any("REPLAY MISMATCH" in r.getMessage() and r.levelno == logging.ERROR for r in caplog.records)
+    assert state_of(second)["marks"][0] == 7  # the table goes on from what players saw
+
+
+async def test_ai_moves_owed_at_a_crash_are_made_on_the_next_tick(make_host: HostFactory, db_path: str) -> None:
+    first = await make_host()
+    await running(first, BEN)
+    await first.play(ANA, "end")
+    table_id = first.table_for(CHANNEL).table_id
+    await first.close()
+    async with aiosqlite.connect(db_path) as db:  # Ben's seat became an AI seat while the bot was down
+        await db.execute("UPDATE seats SET ai_level = 'easy', vacated = 1 WHERE table_id = ? AND seat = 1", (table_id,))
+        await db.commit()
+    second = await make_host()
+    outs = await second.tick()
+    assert outs and second.table_for(CHANNEL).to_act in ((0,), ())
+
+
+async def test_migrations_wal_and_idempotent_start(db_path: str) -> None:
+    store = Store(db_path)
+    await store.open()
+    assert await store.schema_version() == len(MIGRATIONS)
+    assert await store.journal_mode() == "wal"
+    await store.migrate()  # a second run changes nothing
+    assert await store.schema_version() == len(MIGRATIONS)
+    await store.close()
+
+
+async def test_the_log_is_append_only_and_holds_public_events(make_host: HostFactory) -> None:
+    host = await make_host()
+    await running(host, BEN)
+    await host.play(ANA, "draw")
+    table_id = host.table_for(CHANNEL).table_id
+    log = await host.store.log(table_id)
+    assert [e.n for e in log] == list(range(1, len(log) + 1))
+    assert log[-1].action == "draw" and log[-1].public == ["Ana (Red): Red drew a gem."]
+    with pytest.raises(aiosqlite.IntegrityError):
+        await host.store.append(
+            table_id,
+            n=log[-1].n,
+            kind="action",
+            seat=0,
+            action="mark",
+            by_ai=False,
+            user_id=ANA.user_id,
+            public=[],
+            snapshot={},
+            now=0.0,
+        )
+    assert len(await host.store.log(table_id)) == len(log)
+
+
+async def test_undo_and_the_turns_narration_survive_a_restart(make_host: HostFactory) -> None:
+    first = await make_host()
+    await running(first, BEN, options={"length": "long"})
+    await first.play(ANA, "mark")
+    await first.play(ANA, "mark")
+    await first.undo(ANA)
+    before_mark = dict(state_of(first))
+    await first.undo(ANA)
+    after_undos = dict(state_of(first))
+    await first.play(ANA, "mark")
+    await first.close()
+    second = await make_host()
+    out = await second.undo(ANA)
+    assert out.ok, out.reply
+    assert state_of(second)["marks"] == after_undos["marks"] and before_mark["marks"] != after_undos["marks"]
+    assert not (await second.undo(ANA)).ok
+    board = (await second.status(BEN)).public[-1].text
+    assert "Ana (Red): Red made a mark." in board and "ready" not in board  # the turn's own narration

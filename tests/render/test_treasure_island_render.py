@@ -1,0 +1,91 @@
+"""Treasure Island pictures: valid PNGs under budget in every phase, public and private, and a public picture
+that does not change when only the secrets do."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from renderers import treasure_island as R
+from rules.treasure_island import GAME
+
+State = dict[str, Any]
+BUDGET = 800 * 1024
+
+
+def check_png(data: bytes) -> Image.Image:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(data) < BUDGET
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    assert img.size[0] <= 1100
+    return img
+
+
+def states() -> list[State]:
+    """A bury state, a hint step, pirate turns, a chest decision, the escape and a finished game."""
+    out = []
+    s = GAME.new(4, {"silver": "first", "map": "treasure"}, "pics")
+    out.append(s)
+    rnd = random.Random(2)
+    seen: set[str] = set()
+    while s["state"] != "over":
+        seat = GAME.to_act(s)[0]
+        action = GAME.ai_choose(GAME.view(s, seat), seat, GAME.legal_actions(s, seat), "normal", rnd)
+        s, _ = GAME.apply(s, seat, action)
+        if s["state"] not in seen or (s["state"] == "turn" and s["day"] in (9, 15)):
+            seen.add(s["state"])
+            out.append(s)
+    out.append(s)
+    return out
+
+
+STATES = states()
+
+
+@pytest.mark.parametrize("idx", range(0, len(STATES), max(1, len(STATES) // 5)))
+def test_public_and_private_pictures(idx: int) -> None:
+    s = STATES[idx]
+    check_png(R.render(GAME.view(s, None)))
+    pirate = 1 if s["silver"] != 1 else 2
+    for seat in (s["silver"], pirate):
+        check_png(R.render(GAME.view(s, seat), seat=seat))
+
+
+def test_revenge_island_and_expansion_pictures() -> None:
+    s = GAME.new(6, {"map": "revenge", "expansion": "on", "silver": "first"}, "rev")
+    s, _ = GAME.apply(s, 0, "bury 20,8")
+    img = check_png(R.render(GAME.view(s, None)))
+    assert img.size[1] > 900
+    check_png(R.render(GAME.view(s, 0), seat=0))
+
+
+def test_pirate_picture_has_a_zoom_panel_when_acting() -> None:
+    s = next(x for x in STATES if x["state"] == "turn")
+    seat = GAME.to_act(s)[0]
+    public = check_png(R.render(GAME.view(s, None)))
+    private = check_png(R.render(GAME.view(s, seat), seat=seat))
+    assert private.size[1] > public.size[1] + 400
+
+
+def test_public_picture_is_the_same_whatever_the_secrets() -> None:
+    s = next(x for x in STATES if x["state"] == "turn" and x["hints"])
+    other = json.loads(json.dumps(s))
+    other["treasure"] = [30, 40] if s["treasure"] != [30, 40] else [32, 40]
+    other["hand"] = ["B1", "B2", "B3"]
+    other["hint_tokens"] = ["truth"] + ["bluff"] * (len(other["hint_tokens"]) - 1)
+    other["districts"] = {m: ["D1"] * len(d) for m, d in other["districts"].items()}
+    other["chest_tokens"] = ["dig"] * len(other["chest_tokens"])
+    assert R.render(GAME.view(s, None)) == R.render(GAME.view(other, None))
+
+
+def test_pictures_are_deterministic() -> None:
+    s = STATES[len(STATES) // 2]
+    assert R.render(GAME.view(s, None)) == R.render(GAME.view(s, None))
+    seat = s["silver"]
+    assert R.render(GAME.view(s, seat), seat=seat) == R.render(GAME.view(s, seat), seat=seat)

@@ -1,0 +1,170 @@
+"""The contract, checked the same way for every registered game (OpenSpiel's generic simulation test).
+
+Each game's own tests cover its rules; these make sure every game keeps the shape the host, the pickers,
+the AIs and the leak checks rely on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from renderers import render
+from rules import registry
+from rules.core import Game, IllegalAction, canonical_json
+from rules.playout import ai_chooser
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED = "Zq9-secret-seed-7741"  # distinctive, so a leak of the seed into a view is easy to spot
+GAMES = registry.game_ids()
+
+
+def _configs(game: Game) -> list[tuple[int, dict[str, str]]]:
+    """Smallest and largest table with default options, then each non-default option value once."""
+    lo, hi = game.info.min_players, game.info.max_players
+    configs: list[tuple[int, dict[str, str]]] = [(lo, {}), (hi, {})]
+    for opt in game.info.options:
+        for value in opt.choices:
+            if value != opt.default:
+                configs.append((lo, {opt.name: value}))
+    return configs
+
+
+def _check_step(game: Game, state: dict, seat: int, action: str) -> tuple[dict, list]:
+    before = canonical_json(state)
+    after, events = game.apply(state, seat, action)
+    assert canonical_json(state) == before, f"apply mutated its input ({action})"
+    dumped = json.loads(json.dumps(game.dump(after)))
+    assert canonical_json(game.dump(game.load(dumped))) == canonical_json(game.dump(after)), "JSON round trip"
+    public = json.dumps(game.view(after, None), sort_keys=True)
+    assert SEED not in public, "the seed is in the public view"
+    for secret in game.secrets(after):
+        assert secret not in public, f"secret {secret!r} in the public view"
+    for event in events:
+        for secret in game.secrets(after):
+            assert secret not in (event.public or ""), f"secret {secret!r} in a public event"
+    return after, events
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_info_and_option_validation(game_id: str) -> None:
+    game = registry.get(game_id)
+    info = game.info
+    assert info.id == game_id and info.title and info.blurb and info.rules
+    assert len(info.rules) < 3900
+    assert 1 <= info.min_players <= info.max_players
+    for opt in info.options:
+        assert opt.default in opt.choices
+    with pytest.raises(IllegalAction):
+        game.new(info.max_players + 1, {}, SEED)
+    with pytest.raises(IllegalAction):
+        game.new(info.min_players, {"no_such_option": "x"}, SEED)
+    if info.options:
+        with pytest.raises(IllegalAction):
+            game.new(info.min_players, {info.options[0].name: "no-such-value"}, SEED)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_ai_games_end_and_keep_the_contract(game_id: str) -> None:
+    game = registry.get(game_id)
+    for players, options in _configs(game):
+        levels = ["normal" if s % 2 == 0 else "easy" for s in range(players)]
+        choose = ai_chooser(levels, f"{SEED}-ai")
+        state = game.new(players, options, SEED)
+        for _ in range(20_000):
+            seats = game.to_act(state)
+            if not seats:
+                break
+            assert game.outcome(state) is None
+            seat = seats[0]
+            legal = game.legal_actions(state, seat)
+            assert legal, f"seat {seat} owes a decision but has no legal action"
+            assert len(set(legal)) == len(legal), "duplicate legal actions"
+            action = choose(game, state, seat, legal)
+            assert action in legal, f"the AI chose {action!r}, which is not legal"
+            assert game.parse(action) == action, "parse(str(action)) must give the action back"
+            state, _ = _check_step(game, state, seat, action)
+        else:
+            pytest.fail(f"{game_id} {players}p {options}: no end in 20000 actions")
+        assert game.to_act(state) == []
+        outcome = game.outcome(state)
+        assert outcome is not None
+        assert all(0 <= w < players for w in outcome.winners)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_random_play_keeps_the_contract_and_refuses_out_of_turn(game_id: str) -> None:
+    game = registry.get(game_id)
+    rnd = random.Random(7)
+    for players, options in _configs(game)[:2]:
+        state = game.new(players, options, SEED)
+        for _ in range(300):
+            seats = game.to_act(state)
+            if not seats:
+                break
+            idle = [s for s in range(players) if s not in seats]
+            if idle:
+                # the acting seat's action, offered by a seat that owes nothing (unless it happens to be an
+                # optional reaction that seat may legally take)
+                wrong = game.legal_actions(state, seats[0])[0]
+                if wrong not in game.legal_actions(state, idle[0]):
+                    with pytest.raises(IllegalAction):
+                        game.apply(state, idle[0], wrong)
+            with pytest.raises(IllegalAction):
+                game.apply(state, seats[0], "definitely not a move \u2603")
+            legal = game.legal_actions(state, seats[0])
+            state, _ = _check_step(game, state, seats[0], legal[rnd.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_pictures_of_every_view(game_id: str) -> None:
+    game = registry.get(game_id)
+    players = game.info.min_players
+    choose = ai_chooser(["easy"] * players, "pictures")
+    state = game.new(players, {}, SEED)
+    drawn = 0
+    step = 0
+    while True:
+        if step % 7 == 0 or not game.to_act(state):
+            for seat in [None, *range(players)]:
+                png = render(game_id, game.view(state, seat), seat=seat)
+                assert png[:8] == b"\x89PNG\r\n\x1a\n"
+                drawn += 1
+        seats = game.to_act(state)
+        if not seats or step > 2000:
+            break
+        legal = game.legal_actions(state, seats[0])
+        state, _ = game.apply(state, seats[0], choose(game, state, seats[0], legal))
+        step += 1
+    assert drawn > players
+
+
+_DETERMINISM = """
+import hashlib, sys
+from rules import registry
+from rules.core import canonical_json
+from rules.playout import ai_chooser, play
+game = registry.get(sys.argv[1])
+state, n = play(game, game.info.max_players, {}, "det-seed", ai_chooser(["easy"] * game.info.max_players, "det-ai"))
+print(n, hashlib.sha256(canonical_json(game.dump(state)).encode()).hexdigest())
+"""
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_determinism_across_hash_seeds(game_id: str) -> None:
+    digests = set()
+    for hash_seed in ("1", "4242"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        out = subprocess.run(
+            [sys.executable, "-c", _DETERMINISM, game_id], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+        )
+        digests.add(out.stdout.strip())
+    assert len(digests) == 1, digests
+    assert hashlib.sha256(b"").hexdigest() not in digests
