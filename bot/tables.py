@@ -340,7 +340,7 @@ class TableHost(GuildCommands):
             if seat is None or state is None:
                 out.private.append((user, Post(text=clip("\n".join(lines)), table_id=t.id)))
                 continue
-            summary = private_text(public_view, game.view(state, seat))
+            summary = self._private_summary(game, public_view, game.view(state, seat), seat)
             text = "\n".join([f"**{game.info.title}** (table {t.id}) — {seat_label(game, seat)}", *lines, summary])
             image = dm_images[(user, seat)]
             out.private.append((user, Post(text=clip(text.strip()), image=image, filename="hand.png", table_id=t.id)))
@@ -366,6 +366,11 @@ class TableHost(GuildCommands):
         except Exception as exc:  # noqa: BLE001 - the replay is a bonus, never a failure
             log.error("replay of table %s failed: %s", t.id, type(exc).__name__)
             return None
+
+    @staticmethod
+    def _private_summary(game: Game, public_view: dict[str, Any], seat_view: dict[str, Any], seat: int) -> str:
+        """The game's own summary of what only ``seat`` knows; a generic one from the view if it gives none."""
+        return game.private_summary(seat_view, seat) or private_text(public_view, seat_view)
 
     def _note(self, t: _Table, text: str, mentions: list[int] | None = None) -> Post:
         return Post(text=clip(text), mentions=mentions or [], table_id=t.id)
@@ -985,7 +990,7 @@ class TableHost(GuildCommands):
             image = await self.pictures.render(t.game_id, public, None)
             return Outputs(reply="You have no seat here; this is the public board.", reply_image=image)
         mine = game.view(t.state, seat)
-        text = private_text(public, mine) or "You hold nothing secret right now."
+        text = self._private_summary(game, public, mine, seat) or "You hold nothing secret right now."
         image = await self.pictures.render(t.game_id, mine, seat)
         return Outputs(reply=clip(f"Your private view ({t.who(seat)}):\n{text}"), reply_image=image)
 

@@ -231,6 +231,11 @@ class Game:
         """An AI seat's choice from its own view and the legal actions, with host-supplied randomness."""
         raise NotImplementedError
 
+    def private_summary(self, view: dict[str, Any], seat: int) -> str:
+        """A few readable lines of what only ``seat`` knows (its hand, its hints, its secret map), written from
+        ``view(state, seat)``, for DMs and ``/hand``. Empty when the seat holds nothing secret."""
+        return ""
+
     def secrets(self, state: State) -> list[str]:
         """Strings that must never appear in public output for this state (for leak tests); optional."""
         return []

@@ -96,6 +96,10 @@ class Buccaneer(Game):
     def undoable(self, before: State, seat: int, action: Action) -> bool:
         return action.split(" ", 1)[0] in UNDOABLE and engine.top(before) is None
 
+    def private_summary(self, view: dict[str, Any], seat: int) -> str:
+        you = view.get("you") or {}
+        return you.get("text", "") if you.get("seat") == seat else ""
+
     def secrets(self, state: State) -> list[str]:
         out = [state["seed"]]
         if len(state["pirate_pile"]) >= 2:

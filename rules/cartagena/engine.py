@@ -429,6 +429,14 @@ class Cartagena(core.Game):
     ) -> core.Action:
         return ai.choose(view, seat, legal, level, rnd)
 
+    def private_summary(self, view: dict[str, Any], seat: int) -> str:
+        hand = view["hands"][str(seat)]
+        cards = hand.get("cards")
+        if cards is None:
+            return ""
+        held = ", ".join(f"{name} ×{cards[name]}" for name in SYMBOLS if cards.get(name))
+        return f"Your hand ({hand['count']} card{'' if hand['count'] == 1 else 's'}): {held or 'no cards'}."
+
     def secrets(self, state: core.State) -> list[str]:
         found = [state["seed"]]
         if len(state["stock"]) >= 3:

@@ -225,6 +225,15 @@ class Flagon(Game):
 
         return ai.choose(view, seat, legal, level, rnd)
 
+    def private_summary(self, view: dict[str, Any], seat: int) -> str:
+        lines = []
+        for char in view["chars"]:
+            if char.get("seat") != seat or "hand" not in char:
+                continue
+            planned = ", ".join(char.get("queue") or []) or "nothing"
+            lines.append(f"{char['name']}: planned {planned}; hand {', '.join(char['hand']) or 'empty'}.")
+        return "\n".join(lines)
+
     def secrets(self, state: State) -> list[str]:
         out = ['"hand":', '"queue":', '"navy":', '"seed":', '"rng_n":']
         for c in state["chars"]:

@@ -154,6 +154,15 @@ class Martinique(Game):
 
         return ai.choose(view, seat, legal, level, rnd)
 
+    def private_summary(self, view: dict[str, Any], seat: int) -> str:
+        mine = view.get("private") or {}
+        if mine.get("seat") != seat:
+            return ""
+        maps = ", ".join(mine["maps"]) or "none"
+        places = mine["candidates"]
+        where = ", ".join(places) if len(places) <= 12 else f"{len(places)} squares (crossed out on your map)"
+        return f"Your secret map tiles: {maps}.\nThe Lost Treasure may still lie on: {where}."
+
     def secrets(self, state: State) -> list[str]:
         """The seed, and every map tile identity still hidden, in the state's own ``map:X`` spelling (a public view
         or line holding one would have copied a raw tile out of the state)."""

@@ -224,6 +224,15 @@ class TreasureIsland(core.Game):
 
         return ai.choose(view, seat, legal, level, rnd)
 
+    def private_summary(self, view: dict[str, Any], seat: int) -> str:
+        """What only this seat knows, in a few lines for DMs and ``/hand`` (from its own view)."""
+        priv = view.get("private")
+        if not priv:
+            return ""
+        if seat == view["silver_seat"]:
+            return _silver_summary(view, priv)
+        return _pirate_summary(view, priv)
+
     def secrets(self, state: State) -> list[str]:
         """The seed, and the treasure in the form a leaked ``treasure`` key would take (public only at the end)."""
         out = [state["seed"]] if len(state["seed"]) >= 6 else []
@@ -253,6 +262,63 @@ class TreasureIsland(core.Game):
             lo = (x // 6) * 6
             return f"{verb} x {lo}-{lo + 5}"
         return verb
+
+
+def _pos_text(p: list[float]) -> str:
+    return G.fmt((int(round(p[0] * 2)), int(round(p[1] * 2))))
+
+
+def _silver_summary(view: dict[str, Any], priv: dict[str, Any]) -> str:
+    lines = []
+    if priv.get("treasure"):
+        lines.append(f"Your treasure: ({_pos_text(priv['treasure'])}).")
+    if priv["hand"]:
+        lines.append("Hint hand: " + ", ".join(f"{c} {H.CARDS[c].name}" for c in priv["hand"]) + ".")
+    if priv["compass_hand"]:
+        lines.append(
+            "Compass hand: " + ", ".join(f"{c} ({'/'.join(H.COMPASS[c])})" for c in priv["compass_hand"]) + "."
+        )
+    tk = priv["tokens"]
+    lines.append(f"Tokens: {tk.get('truth', 0)} Truth, {tk.get('bluff', 0)} Bluff.")
+    if priv["chest_tokens"]:
+        lines.append("Chest tokens: " + ", ".join(priv["chest_tokens"]) + ".")
+    tricks = priv["tricks"]
+    if tricks["hand"]:
+        lines.append(f"Tricks: {', '.join(tricks['hand'])} ({tricks['points_left']} points left).")
+    played = priv.get("hint_tokens") or {}
+    if played:
+        lines.append("Your tokens so far: " + ", ".join(f"June {d} {t.upper()}" for d, t in played.items()) + ".")
+    if priv["districts"].get("scrolls"):
+        lines.append("Charlotte's Ancient Scrolls: " + ", ".join(priv["districts"]["scrolls"]) + ".")
+    return "\n".join(lines)
+
+
+def _pirate_summary(view: dict[str, Any], priv: dict[str, Any]) -> str:
+    names = priv.get("district_names", {})
+    lines = []
+    for m, ds in priv["districts"].items():
+        if ds:
+            listed = ", ".join(f"{d} {names.get(d, '')}".strip() for d in ds)
+            lines.append(f"{H.NAMES[m]}: the treasure is not in {listed}.")
+    for c in priv["compass"]:
+        lines.append(f"Compass at ({_pos_text(c['pos'])}): not in the {c['skulls'][0]} or {c['skulls'][1]} eighth.")
+    for it in priv["info_tokens"]:
+        where = f"({_pos_text(it['pos'])})"
+        if it["token"] == "notdistrict":
+            lines.append(f"Chest: the treasure is not in the district of {where}.")
+        else:
+            lines.append(f"Chest: the treasure lies {it['token']} of {where}.")
+    if priv["items"]:
+        lines.append("Items: " + ", ".join(C.CHEST_NAMES[i] for i in priv["items"]) + ".")
+    for v in priv["verified"]:
+        lines.append(f"The token of June {v['target_day']} is {v['token'].upper()}.")
+    for mem in priv["memory"]:
+        lines.append(
+            f"Memory: the treasure is {'within' if mem['within_5'] else 'more than'} 5 miles of {mem['landmark']}."
+        )
+    if priv["traitor"]:
+        lines.append("You are Long John Silver's traitor: you win if he wins, or alone if you find the gold.")
+    return "\n".join(lines)
 
 
 def _direction(a: Pt, b: Pt) -> str:

@@ -168,3 +168,26 @@ def test_determinism_across_hash_seeds(game_id: str) -> None:
         digests.add(out.stdout.strip())
     assert len(digests) == 1, digests
     assert hashlib.sha256(b"").hexdigest() not in digests
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_private_summaries_are_text_and_only_from_the_seats_own_view(game_id: str) -> None:
+    game = registry.get(game_id)
+    players = game.info.min_players
+    choose = ai_chooser(["easy"] * players, "summaries")
+    state = game.new(players, {}, SEED)
+    said = 0
+    for step in range(200):
+        seats = game.to_act(state)
+        if not seats:
+            break
+        if step % 5 == 0:
+            for seat in range(players):
+                text = game.private_summary(game.view(state, seat), seat)
+                assert isinstance(text, str) and len(text) < 1800
+                said += bool(text)
+                for secret in game.secrets(state):
+                    assert secret not in text or secret in json.dumps(game.view(state, seat)), "another seat's secret"
+        legal = game.legal_actions(state, seats[0])
+        state, _ = game.apply(state, seats[0], choose(game, state, seats[0], legal))
+    assert said, f"{game_id} never summarised a private view"

@@ -656,3 +656,16 @@ def test_undoable_and_timeouts() -> None:
     assert GAME.timeout_action(s, seat) == "end"
     b = GAME.new(3, {"silver": "first"}, "q")
     assert GAME.timeout_action(b, 0).startswith("bury ")
+
+
+def test_private_summaries() -> None:
+    s = game(players=3, treasure=(20.5, 8))
+    silver = GAME.private_summary(GAME.view(s, 0), 0)
+    assert "(20.5,8)" in silver and "Hint hand" in silver
+    for seat in (1, 2):
+        text = GAME.private_summary(GAME.view(s, seat), seat)
+        mine = [d for m in s["order"] if s["owner"][m] == seat for d in s["districts"][m]]
+        theirs = [d for m in s["order"] if s["owner"][m] != seat for d in s["districts"][m]]
+        assert all(f"{d} " in text for d in mine)
+        assert "20.5,8" not in text and not any(f"{d} " in text for d in theirs if d not in mine)
+    assert GAME.private_summary(GAME.view(s, None), 1) == ""

@@ -1,0 +1,186 @@
+"""The Discord client: ``parley run`` and ``parley sync``.
+
+``run`` starts an auto-sharded bot over one table host: cogs loaded, the host started and closed with the bot,
+a periodic ``host.tick()`` for reminders and time-outs, and application commands synced only to the
+development guild (instantly) at start. ``sync`` pushes the commands globally once (Discord rate-limits sync,
+so it is never done on every start). A missing or rejected token gives one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from collections.abc import Awaitable, Callable
+
+import aiohttp
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from bot.discord.cogs import add_cogs
+from bot.discord.delivery import Delivery
+from bot.discord.views import DYNAMIC_ITEMS
+from bot.settings import Settings, configure_logging
+from bot.store import Store
+from bot.tables import TableHost
+
+log = logging.getLogger("parley.discord")
+
+TICK_SECONDS = 20.0
+EXIT_BAD_TOKEN = 2
+EXIT_NO_CONNECTION = 1
+
+
+class ParleyTree(app_commands.CommandTree):
+    """Answers every failed command ephemerally (a refused check or a bad option), never with silence."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        if isinstance(error, app_commands.CheckFailure):
+            text = "You can't use this command here."
+        elif isinstance(error, app_commands.TransformerError):
+            text = f"I couldn't understand the option value: {error.value!r}."
+        else:
+            log.error("command failed", exc_info=error)
+            text = "Something went wrong on my side. `/table status` shows the current board."
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            pass  # the interaction expired: nobody is left to tell
+
+
+class ParleyBot(commands.AutoShardedBot):
+    """The bot. ``mode="run"`` starts the host and its tick loop; ``mode="sync"`` only builds the commands."""
+
+    def __init__(
+        self,
+        host: TableHost,
+        *,
+        dev_guild: int | None = None,
+        tick_seconds: float = TICK_SECONDS,
+        shard_count: int | None = None,
+        mode: str = "run",
+    ) -> None:
+        # No privileged intent: everything arrives as interactions.
+        intents = discord.Intents.default()
+        intents.message_content = False
+        intents.members = False
+        intents.presences = False
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            shard_count=shard_count,
+            help_command=None,
+            tree_cls=ParleyTree,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.host = host
+        self.delivery = Delivery(self, host)
+        self.dev_guild = dev_guild
+        self.mode = mode
+        self._host_started = False
+        self.tick_loop.change_interval(seconds=tick_seconds)
+
+    async def setup_hook(self) -> None:
+        await add_cogs(self)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self.mode != "run":
+            return
+        await self.host.start()
+        self._host_started = True
+        self.tick_loop.start()
+        if self.dev_guild:
+            guild = discord.Object(id=self.dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to the development guild %s", len(synced), self.dev_guild)
+
+    @tasks.loop(seconds=TICK_SECONDS)
+    async def tick_loop(self) -> None:
+        """Reminders, time-outs and idle lobbies; one bad table never stops the loop."""
+        try:
+            results = await self.host.tick()
+        except Exception:
+            log.exception("host tick failed")
+            return
+        for out in results:
+            try:
+                await self.delivery.deliver(out)
+            except Exception:
+                log.exception("delivering a tick output failed")
+
+    async def close(self) -> None:
+        if self.tick_loop.is_running():
+            self.tick_loop.cancel()
+        await self.delivery.drain()
+        if self._host_started:
+            self._host_started = False
+            await self.host.close()
+        await super().close()
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s to %d servers", self.user, len(self.guilds))
+
+
+def _make_host(settings: Settings) -> TableHost:
+    return TableHost(Store(settings.db_path))
+
+
+def _fail(message: str) -> None:
+    print(f"parley: {message}", file=sys.stderr)
+
+
+def _guarded(settings: Settings, main: Callable[[str], Awaitable[None]]) -> int:
+    """Run ``main(token)``; turn the expected failures into one readable line (never a traceback)."""
+    token = settings.token.strip()
+    if not token:
+        _fail("DISCORD_TOKEN is not set. Put your bot token in .env (see .env.example).")
+        return EXIT_BAD_TOKEN
+    configure_logging(settings)
+    try:
+        asyncio.run(main(token))
+    except discord.LoginFailure:
+        _fail("Discord rejected the token in DISCORD_TOKEN. Reset it in the developer portal and update .env.")
+        return EXIT_BAD_TOKEN
+    except discord.PrivilegedIntentsRequired:
+        _fail("Discord refused a privileged intent; Parley needs none, so check the application settings.")
+        return EXIT_BAD_TOKEN
+    except (aiohttp.ClientConnectionError, discord.GatewayNotFound) as error:
+        _fail(f"cannot reach Discord ({type(error).__name__}). Check the network and try again.")
+        return EXIT_NO_CONNECTION
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+def run(settings: Settings) -> int:
+    """``parley run``: serve every server until interrupted. Returns the process exit code."""
+
+    async def main(token: str) -> None:
+        bot = ParleyBot(_make_host(settings), dev_guild=settings.dev_guild)
+        async with bot:
+            await bot.start(token)
+
+    return _guarded(settings, main)
+
+
+def sync(settings: Settings) -> int:
+    """``parley sync``: push the slash commands (globally, and to the development guild when set)."""
+
+    async def main(token: str) -> None:
+        bot = ParleyBot(_make_host(settings), mode="sync")
+        async with bot:
+            await bot.login(token)
+            dev_guild = settings.dev_guild
+            if dev_guild:
+                guild = discord.Object(id=dev_guild)
+                bot.tree.copy_global_to(guild=guild)
+                synced = await bot.tree.sync(guild=guild)
+                print(f"parley: synced {len(synced)} commands to the development guild {dev_guild}.", file=sys.stderr)
+            synced = await bot.tree.sync()
+            print(f"parley: synced {len(synced)} commands globally (Discord may take up to an hour).", file=sys.stderr)
+
+    return _guarded(settings, main)

@@ -1,0 +1,225 @@
+"""Table commands: ``/table …`` (open per game with its own typed options, join, leave, ai, start, status,
+kick, end, history), ``/play`` with autocomplete of the legal actions, ``/hand`` and ``/undo``.
+
+Rights are checked by the table host (the table's host or a moderator); the transport only computes who is a
+moderator. Discord's ``default_permissions`` applies to whole top-level commands, so the ``/table`` tree stays
+visible to everyone (players must join) and its moderator subcommands rely on the host's runtime check.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import re
+from typing import TYPE_CHECKING, Any, Optional
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.interact import caller_for, run_command
+from rules import registry
+from rules.core import AI_LEVELS, Option
+
+if TYPE_CHECKING:
+    from bot.discord.client import ParleyBot
+
+log = logging.getLogger("parley.discord")
+
+AUTOCOMPLETE_MAX = 25  # Discord shows at most 25 suggestions
+_NAME = re.compile(r"[^a-z0-9_-]")
+
+
+def option_param(option: Option) -> str:
+    """A valid Discord option name (lower case, 1–32 characters) for a game option."""
+    return (_NAME.sub("_", option.name.lower()) or "option")[:32]
+
+
+def _short(text: str, limit: int = 100) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _option_choices(option: Option) -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(name=_short(f"{value} (default)" if value == option.default else value), value=value)
+        for value in option.choices
+    ]
+
+
+class TablesCog(commands.Cog):
+    """Opening, joining and running tables, and taking turns."""
+
+    def __init__(self, bot: ParleyBot) -> None:
+        self.bot = bot
+        self.table = app_commands.Group(name="table", description="The game table in this channel", guild_only=True)
+        self._build_open()
+        self._build_seats()
+        self._build_running()
+        self.__cog_app_commands__.append(self.table)
+        self.__cog_app_commands__.extend(self._build_turn_commands())
+
+    # -- helpers ---------------------------------------------------------------------------------------
+    @property
+    def host(self) -> Any:
+        return self.bot.host
+
+    async def _run(self, interaction: discord.Interaction, action: Any) -> None:
+        await run_command(interaction, self.host, action, self.bot.delivery.deliver)
+
+    # -- /table open <game> [options] -------------------------------------------------------------------
+    def _build_open(self) -> None:
+        group = app_commands.Group(name="open", description="Open a game table in this channel", parent=self.table)
+        for game_id in registry.game_ids():
+            try:
+                group.add_command(self._open_command(game_id))
+            except Exception:  # one broken game must not take the other games' commands down
+                log.exception("cannot build /table open %s", game_id)
+
+    def _open_command(self, game_id: str) -> app_commands.Command[Any, ..., Any]:
+        info = registry.get(game_id).info
+        options = list(info.options)
+        params = {option_param(opt): opt for opt in options}
+        big = {name for name, opt in params.items() if len(opt.choices) > AUTOCOMPLETE_MAX}
+
+        async def callback(interaction: discord.Interaction, **values: Optional[str]) -> None:  # noqa: UP045
+            chosen = {params[name].name: value for name, value in values.items() if value is not None}
+            await self._run(interaction, lambda caller: self.host.open(caller, game_id, chosen))
+
+        # discord.py reads the options from the signature: give the callback one typed parameter per option.
+        callback.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)]
+            + [
+                inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=Optional[str], default=None)  # noqa: UP045
+                for name in params
+            ]
+        )
+        callback.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
+            name: _short(opt.help or f"{opt.name} (default {opt.default})") for name, opt in params.items()
+        }
+        callback.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
+            name: _option_choices(opt) for name, opt in params.items() if name not in big
+        }
+        if big:
+
+            def completer(option: Option) -> Any:
+                async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+                    hits = [v for v in option.choices if current.lower() in v]
+                    return [app_commands.Choice(name=_short(v), value=v) for v in hits[:AUTOCOMPLETE_MAX]]
+
+                return complete
+
+            callback.__discord_app_commands_param_autocomplete__ = {  # type: ignore[attr-defined]
+                name: completer(params[name]) for name in big
+            }
+        description = _short(f"{info.title}: {info.blurb}" if info.blurb else f"Open a {info.title} table")
+        return app_commands.Command(name=game_id, description=description, callback=callback)
+
+    # -- seats ----------------------------------------------------------------------------------------------
+    def _build_seats(self) -> None:
+        table = self.table
+
+        async def seat_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+            summary = self.host.table_for(interaction.channel_id or 0)
+            if summary is None:
+                return []
+            game = registry.get(summary.game_id)
+            names = list(game.info.seat_names) or [f"Seat {n + 1}" for n in range(game.info.max_players)]
+            taken = {s.seat: s for s in summary.seats}
+            out = []
+            for seat, name in enumerate(names[: game.info.max_players]):
+                held = taken.get(seat)
+                state = " (taken)" if held is not None and held.ai_level is None else ""
+                label = f"{seat + 1}: {name}{state}"
+                if current.lower() in label.lower():
+                    out.append(app_commands.Choice(name=_short(label), value=seat + 1))
+            return out[:AUTOCOMPLETE_MAX]
+
+        @table.command(name="join", description="Take a seat at this channel's table")
+        @app_commands.describe(seat="The seat (colour, port or character) you want, where the game has them")
+        @app_commands.autocomplete(seat=seat_autocomplete)
+        async def join(
+            interaction: discord.Interaction,
+            seat: Optional[app_commands.Range[int, 1, 99]] = None,  # noqa: UP045 (Range is not a type)
+        ) -> None:
+            await self._run(interaction, lambda c: self.host.join(c, None if seat is None else seat - 1))
+
+        @table.command(name="leave", description="Give up your seat (an AI plays it if the game is running)")
+        async def leave(interaction: discord.Interaction) -> None:
+            await self._run(interaction, self.host.leave)
+
+        ai = app_commands.Group(name="ai", description="AI players at this table", parent=table)
+
+        @ai.command(name="add", description="Add an AI player (table host or moderators)")
+        @app_commands.describe(level="How strong the AI plays")
+        @app_commands.choices(level=[app_commands.Choice(name=lvl, value=lvl) for lvl in AI_LEVELS])
+        async def ai_add(interaction: discord.Interaction, level: str = "normal") -> None:
+            await self._run(interaction, lambda c: self.host.ai_add(c, level))
+
+        @ai.command(name="remove", description="Remove the last AI player (table host or moderators)")
+        async def ai_remove(interaction: discord.Interaction) -> None:
+            await self._run(interaction, self.host.ai_remove)
+
+        @table.command(name="kick", description="Replace a player by an AI (table host or moderators)")
+        @app_commands.describe(member="The player to replace")
+        async def kick(interaction: discord.Interaction, member: discord.User) -> None:
+            await self._run(interaction, lambda c: self.host.kick(c, member.id))
+
+    def _build_running(self) -> None:
+        table = self.table
+
+        @table.command(name="start", description="Deal and begin (table host or moderators)")
+        async def start(interaction: discord.Interaction) -> None:
+            await self._run(interaction, self.host.start_table)
+
+        @table.command(name="status", description="Repost the board, whose turn it is and the last moves")
+        async def status(interaction: discord.Interaction) -> None:
+            await self._run(interaction, self.host.status)
+
+        @table.command(name="end", description="End the game, recorded as abandoned (table host or moderators)")
+        async def end(interaction: discord.Interaction) -> None:
+            await self._run(interaction, self.host.end)
+
+        @table.command(name="history", description="The move log of this table (the current or the last game)")
+        async def history(interaction: discord.Interaction) -> None:
+            await self._run(interaction, self.host.history)
+
+    # -- /play, /hand, /undo ----------------------------------------------------------------------------------
+    def _build_turn_commands(self) -> list[app_commands.Command[Any, ..., Any]]:
+        async def action_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+            # Autocomplete cannot be deferred: host.choices is an in-memory read, well inside the limit.
+            try:
+                caller = await caller_for(interaction, self.host)
+                choices = await self.host.choices(caller)
+            except Exception:
+                log.exception("autocomplete failed")
+                return []
+            words = current.lower().split()
+            hits = [c for c in choices if all(w in f"{c.label} {c.action}".lower() for w in words)]
+            return [
+                app_commands.Choice(
+                    name=_short(c.label if c.label == c.action else f"{c.label} — {c.action}"), value=c.action[:100]
+                )
+                for c in hits[:AUTOCOMPLETE_MAX]
+            ]
+
+        @app_commands.command(name="play", description="Take an action at this channel's table")
+        @app_commands.guild_only()
+        @app_commands.describe(action="The action; start typing to see the legal ones")
+        @app_commands.autocomplete(action=action_autocomplete)
+        async def play(interaction: discord.Interaction, action: str) -> None:
+            await self._run(interaction, lambda c: self.host.play(c, action))
+
+        @app_commands.command(name="hand", description="Your private view (hand, hints, secret map), only to you")
+        @app_commands.guild_only()
+        async def hand(interaction: discord.Interaction) -> None:
+            await self._run(interaction, self.host.hand)
+
+        @app_commands.command(
+            name="undo", description="Take back your last action of this turn, when it revealed nothing"
+        )
+        @app_commands.guild_only()
+        async def undo(interaction: discord.Interaction) -> None:
+            await self._run(interaction, self.host.undo)
+
+        return [play, hand, undo]

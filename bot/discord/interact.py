@@ -1,0 +1,101 @@
+"""The glue every command and button shares: who is calling, and answering them within Discord's limits."""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Awaitable, Callable
+
+import discord
+
+from bot.tables import Caller, Outputs, TableHost
+
+log = logging.getLogger("parley.discord")
+
+# Discord's hard limit for message content.
+MAX_CONTENT = 2000
+
+
+def clip(text: str, limit: int = MAX_CONTENT) -> str:
+    """Text cut to Discord's limit, marked when cut, so a long narration never makes a send fail."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+async def host_role_id(host: TableHost, guild_id: int) -> int | None:
+    """The server's configured host role, if any."""
+    try:
+        settings = await host.guild_settings(guild_id)
+    except Exception:  # a storage hiccup must not stop the command: permissions still decide
+        log.exception("could not read the settings of guild %s", guild_id)
+        return None
+    role = settings.get("host_role_id")
+    return int(role) if role else None
+
+
+async def caller_for(interaction: discord.Interaction, host: TableHost) -> Caller:
+    """The transport-computed identity: moderators hold Manage Channels, Manage Server or the host role."""
+    perms = interaction.permissions
+    admin = bool(perms.manage_guild or perms.administrator)
+    moderator = admin or bool(perms.manage_channels)
+    user = interaction.user
+    if not moderator and interaction.guild_id is not None and isinstance(user, discord.Member):
+        role_id = await host_role_id(host, interaction.guild_id)
+        if role_id is not None and any(role.id == role_id for role in user.roles):
+            moderator = True
+    return Caller(
+        guild_id=interaction.guild_id or 0,
+        channel_id=interaction.channel_id or 0,
+        user_id=user.id,
+        name=user.display_name,
+        moderator=moderator,
+        admin=admin,
+    )
+
+
+def reply_files(out: Outputs) -> list[discord.File]:
+    if out.reply_image is None:
+        return []
+    name = "view.gif" if out.reply_image[:3] == b"GIF" else "view.png"
+    return [discord.File(io.BytesIO(out.reply_image), filename=name)]
+
+
+async def defer(interaction: discord.Interaction) -> None:
+    """Acknowledge at once (ephemeral, "thinking"), so drawing and storage never break the 3-second limit."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def say(interaction: discord.Interaction, text: str, *, files: list[discord.File] | None = None) -> None:
+    """An ephemeral answer whether or not the interaction was deferred."""
+    text = clip(text or "Done.")
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, files=files or [])
+    else:
+        await interaction.response.send_message(text, ephemeral=True, files=files or [])
+
+
+async def run_command(
+    interaction: discord.Interaction,
+    host: TableHost,
+    action: Callable[[Caller], Awaitable[Outputs]],
+    deliver: Callable[[Outputs, int | None], Awaitable[None]],
+) -> Outputs | None:
+    """Defer, call the host, answer the caller ephemerally, then deliver the public posts and DMs."""
+    await defer(interaction)
+    try:
+        caller = await caller_for(interaction, host)
+        out = await action(caller)
+    except Exception:
+        log.exception("command %s failed", interaction.command.qualified_name if interaction.command else "?")
+        await say(
+            interaction, "Something went wrong on my side. /table status shows the current board; please try again."
+        )
+        return None
+    text = out.reply or ("Done." if out.ok else "That did not work.")
+    try:
+        await say(interaction, text, files=reply_files(out))
+    except discord.HTTPException:
+        # The answer is lost (an expired interaction, say) but the move is committed: still post it.
+        log.warning("could not answer an interaction; delivering its posts anyway")
+    await deliver(out, interaction.channel_id)
+    return out

@@ -1,0 +1,354 @@
+"""Buttons and the action picker.
+
+Every component is a ``DynamicItem`` whose custom id carries the table id and the state number it was drawn
+for, so it keeps working after a restart (no view is held in memory) and a click on an out-of-date board or
+picker is refused politely instead of acting. The picker is built generically from ``host.choices``: one
+select menu per group of actions (at most 25 options each), up to four menus a page, Prev/Next between
+pages, and a group too big for one menu becomes a menu of ranges that opens a second level.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord.interact import caller_for, clip, defer, reply_files, say
+from bot.tables import Caller, Choice, TableHost, TableSummary
+from rules import registry
+
+if TYPE_CHECKING:
+    from bot.discord.delivery import Delivery
+
+log = logging.getLogger("parley.discord")
+
+MENU_SIZE = 25  # Discord's limit of options in one select menu
+MENUS_PER_PAGE = 4  # the fifth row holds the page buttons
+STALE = "This board is out of date — the game has moved on. Use the newest board post, or `/table status`."
+
+
+# -- the picker's layout, a pure function of the choices ---------------------------------------------------
+@dataclass(frozen=True)
+class Entry:
+    """One option of a menu: an action (``a<index>``) or a range of a big group (``r<start>-<end>``)."""
+
+    label: str
+    value: str
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class Menu:
+    title: str
+    entries: tuple[Entry, ...]
+
+
+def _short(text: str, limit: int = 100) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _action_entry(choices: list[Choice], index: int) -> Entry:
+    choice = choices[index]
+    description = choice.action if choice.label != choice.action else None
+    return Entry(_short(choice.label), f"a{index}", _short(description) if description else None)
+
+
+def menus_for(choices: list[Choice]) -> list[Menu]:
+    """Menus in the order the groups first appear in the (fixed-order) legal actions."""
+    groups: dict[str, list[int]] = {}
+    for index, choice in enumerate(choices):
+        groups.setdefault(choice.group or "actions", []).append(index)
+    menus: list[Menu] = []
+    for group, indices in groups.items():
+        if len(indices) <= MENU_SIZE:
+            menus.append(Menu(group, tuple(_action_entry(choices, i) for i in indices)))
+            continue
+        # Second level: the group is cut into runs of 25 and the menu offers the runs.
+        runs = [indices[i : i + MENU_SIZE] for i in range(0, len(indices), MENU_SIZE)]
+        entries = [
+            Entry(
+                _short(f"{choices[run[0]].label} … {choices[run[-1]].label}"),
+                f"r{run[0]}-{run[-1]}",
+                f"{len(run)} choices",
+            )
+            for run in runs
+        ]
+        for part in range(0, len(entries), MENU_SIZE):
+            menus.append(Menu(group, tuple(entries[part : part + MENU_SIZE])))
+    return menus
+
+
+def page_count(menus: list[Menu]) -> int:
+    return max(1, -(-len(menus) // MENUS_PER_PAGE))
+
+
+def picker_view(table_id: int, state_no: int, choices: list[Choice], page: int = 0) -> discord.ui.View:
+    """One page of the picker: its select menus plus Prev/Next when there are several pages."""
+    menus = menus_for(choices)
+    pages = page_count(menus)
+    page = min(max(page, 0), pages - 1)
+    view = discord.ui.View(timeout=None)
+    first = page * MENUS_PER_PAGE
+    for slot, menu in enumerate(menus[first : first + MENUS_PER_PAGE]):
+        view.add_item(PickSelect(table_id, state_no, page, first + slot, menu, row=slot))
+    if pages > 1:
+        view.add_item(PageButton(table_id, state_no, page - 1, "◀ Prev", disabled=page == 0))
+        view.add_item(PageButton(table_id, state_no, page + 1, "Next ▶", disabled=page >= pages - 1))
+    return view
+
+
+def run_view(table_id: int, state_no: int, choices: list[Choice], page: int, start: int, end: int) -> discord.ui.View:
+    """The second level: one menu with the actions ``start..end`` of a big group, and a way back."""
+    group = choices[start].group or "actions"
+    menu = Menu(group, tuple(_action_entry(choices, i) for i in range(start, end + 1)))
+    view = discord.ui.View(timeout=None)
+    view.add_item(PickSelect(table_id, state_no, page, 0, menu, row=0))
+    view.add_item(PageButton(table_id, state_no, page, "◀ Back"))
+    return view
+
+
+def picker_text(summary: TableSummary | None, note: str = "") -> str:
+    head = f"{note}\n" if note else ""
+    game = registry.get(summary.game_id).info.title if summary is not None else "the game"
+    return clip(f"{head}**Your move in {game}** — pick an action below (or type it with `/play`).")
+
+
+def board_view(table_id: int, state_no: int) -> discord.ui.View:
+    """The two buttons under a board post."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(TurnButton(table_id, state_no))
+    view.add_item(HandButton(table_id, state_no))
+    return view
+
+
+# -- shared checks ------------------------------------------------------------------------------------------
+def _parts(interaction: discord.Interaction) -> tuple[TableHost, Delivery]:
+    client: Any = interaction.client
+    return client.host, client.delivery
+
+
+def _current(host: TableHost, interaction: discord.Interaction, table_id: int, state_no: int) -> TableSummary | None:
+    """The channel's table when the component still describes it, else None (stale)."""
+    summary = host.table_for(interaction.channel_id or 0)
+    if summary is None or summary.table_id != table_id or summary.status != "running":
+        return None
+    if summary.state_no != state_no:
+        return None
+    return summary
+
+
+def waiting_text(summary: TableSummary | None) -> str:
+    if summary is not None and summary.status == "finished":
+        return "The game is over — the summary is in the channel."
+    if summary is None or summary.status != "running":
+        return "There is no game running at this table."
+    names = [seat.name for seat in summary.seats if seat.seat in summary.to_act]
+    if not names:
+        return "Nothing to do for you right now."
+    return f"It's not your move — waiting for {', '.join(names)}."
+
+
+async def _offer_picker(interaction: discord.Interaction, host: TableHost, caller: Caller, note: str = "") -> None:
+    """Answer with a fresh picker for whatever the caller owes now (or say who we wait for)."""
+    # The menus' values index the choices, so they must come from the state whose number the custom ids carry:
+    # read the state number on both sides of the (awaited) choices and retry if a move slipped in between.
+    for _ in range(3):
+        summary = host.table_for(caller.channel_id)
+        choices = await host.choices(caller)
+        again = host.table_for(caller.channel_id)
+        if summary is None or again is None or again.state_no == summary.state_no:
+            break
+    if not choices or summary is None:
+        text = f"{note}\n{waiting_text(summary)}" if note else waiting_text(summary)
+        await _show(interaction, text, None)
+        return
+    await _show(interaction, picker_text(summary, note), picker_view(summary.table_id, summary.state_no, choices))
+
+
+async def _show(interaction: discord.Interaction, text: str, view: discord.ui.View | None) -> None:
+    """Put the picker in the ephemeral message: a new one for a board button, an edit for the picker itself."""
+    kwargs: dict[str, Any] = {"content": clip(text), "view": view}
+    if (
+        interaction.type is discord.InteractionType.component
+        and interaction.message is not None
+        and interaction.message.flags.ephemeral
+    ):
+        await interaction.edit_original_response(**kwargs)
+    elif view is None:
+        await say(interaction, text)
+    else:
+        await interaction.followup.send(clip(text), view=view, ephemeral=True)
+
+
+# -- the components -----------------------------------------------------------------------------------------
+class TurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:turn:(?P<t>\d+):(?P<s>\d+)"):
+    """The "Take your turn" button: opens the ephemeral picker for the clicking player."""
+
+    def __init__(self, table_id: int, state_no: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Take your turn",
+                style=discord.ButtonStyle.primary,
+                emoji="🎲",
+                custom_id=f"parley:turn:{table_id}:{state_no}",
+            )
+        )
+        self.table_id = table_id
+        self.state_no = state_no
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> TurnButton:
+        return cls(int(match["t"]), int(match["s"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await defer(interaction)
+        host, _ = _parts(interaction)
+        try:
+            if _current(host, interaction, self.table_id, self.state_no) is None:
+                await say(interaction, STALE)
+                return
+            caller = await caller_for(interaction, host)
+            await _offer_picker(interaction, host, caller)
+        except Exception:
+            log.exception("the turn button failed")
+            await say(interaction, "Something went wrong on my side; `/play` still works.")
+
+
+class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:hand:(?P<t>\d+):(?P<s>\d+)"):
+    """The "My hand" button: the caller's private view, ephemeral (always the current one, so never stale)."""
+
+    def __init__(self, table_id: int, state_no: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="My hand",
+                style=discord.ButtonStyle.secondary,
+                emoji="🃏",
+                custom_id=f"parley:hand:{table_id}:{state_no}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> HandButton:
+        return cls(int(match["t"]), int(match["s"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await defer(interaction)
+        host, _ = _parts(interaction)
+        try:
+            caller = await caller_for(interaction, host)
+            out = await host.hand(caller)
+            await say(interaction, out.reply, files=reply_files(out))
+        except Exception:
+            log.exception("the hand button failed")
+            await say(interaction, "Something went wrong on my side; try `/hand`.")
+
+
+class PickSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"parley:pick:(?P<t>\d+):(?P<s>\d+):(?P<p>\d+):(?P<k>\d+)",
+):
+    """One menu of the picker. Picking an action plays it; picking a range opens the second level."""
+
+    def __init__(self, table_id: int, state_no: int, page: int, slot: int, menu: Menu | None = None, row: int = 0):
+        entries = menu.entries if menu is not None else (Entry("…", "a0"),)
+        title = menu.title if menu is not None else "actions"
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"parley:pick:{table_id}:{state_no}:{page}:{slot}",
+                placeholder=_short(f"{title} ({len(entries)})", 150),
+                options=[
+                    discord.SelectOption(label=e.label, value=e.value, description=e.description) for e in entries
+                ],
+                row=row,
+            )
+        )
+        self.table_id = table_id
+        self.state_no = state_no
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: Any) -> PickSelect:
+        return cls(int(match["t"]), int(match["s"]), int(match["p"]), int(match["k"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        host, delivery = _parts(interaction)
+        await interaction.response.defer()
+        try:
+            await self._pick(interaction, host, delivery)
+        except Exception:
+            log.exception("the picker failed")
+            await say(interaction, "Something went wrong on my side; `/table status` shows the current board.")
+
+    async def _pick(self, interaction: discord.Interaction, host: TableHost, delivery: Delivery) -> None:
+        caller = await caller_for(interaction, host)
+        value = (interaction.data or {}).get("values", [""])[0]  # type: ignore[union-attr]
+        if _current(host, interaction, self.table_id, self.state_no) is None:
+            await _offer_picker(interaction, host, caller, note=STALE)
+            return
+        choices = await host.choices(caller)
+        if value.startswith("r"):
+            start, end = (int(x) for x in value[1:].split("-"))
+            if not 0 <= start <= end < len(choices):
+                await _offer_picker(interaction, host, caller, note=STALE)
+                return
+            view = run_view(self.table_id, self.state_no, choices, self.page, start, end)
+            await _show(interaction, picker_text(host.table_for(caller.channel_id)), view)
+            return
+        index = int(value[1:]) if value[1:].isdigit() else -1
+        if not 0 <= index < len(choices):
+            await _offer_picker(interaction, host, caller, note=STALE)
+            return
+        out = await host.play(caller, choices[index].action, state_no=self.state_no)
+        if not out.ok:
+            await _offer_picker(interaction, host, caller, note=out.reply)
+            return
+        await delivery.deliver(out, interaction.channel_id)
+        note = out.reply or f"Played: {choices[index].label}"
+        await _offer_picker(interaction, host, caller, note=note)
+
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:page:(?P<t>\d+):(?P<s>\d+):(?P<p>-?\d+)"):
+    """Prev / Next / Back in the picker: redraws the picker at another page."""
+
+    def __init__(self, table_id: int, state_no: int, page: int, label: str = "Page", *, disabled: bool = False):
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"parley:page:{table_id}:{state_no}:{page}",
+                disabled=disabled,
+                row=4,
+            )
+        )
+        self.table_id = table_id
+        self.state_no = state_no
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> PageButton:
+        return cls(int(match["t"]), int(match["s"]), int(match["p"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        host, _ = _parts(interaction)
+        await interaction.response.defer()
+        try:
+            caller = await caller_for(interaction, host)
+            summary = _current(host, interaction, self.table_id, self.state_no)
+            if summary is None:
+                await _offer_picker(interaction, host, caller, note=STALE)
+                return
+            choices = await host.choices(caller)
+            if not choices:
+                await _show(interaction, waiting_text(summary), None)
+                return
+            await _show(
+                interaction, picker_text(summary), picker_view(self.table_id, self.state_no, choices, self.page)
+            )
+        except Exception:
+            log.exception("the picker page button failed")
+            await say(interaction, "Something went wrong on my side; `/play` still works.")
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TurnButton, HandButton, PickSelect, PageButton)
