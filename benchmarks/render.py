@@ -15,18 +15,20 @@ from PIL import Image
 
 from benchmarks.stats import parse_options, summary_ms
 from renderers import render
-from renderers.common import to_png
+from renderers.common import INK, PAPER, fixed_palette, to_png
 from rules import registry
 from rules.playout import ai_chooser, steps
 
 
 def blank_floor(png: bytes, repeats: int = 20) -> float:
-    """Seconds to encode a blank image of the same size the same way: what any picture costs at least."""
+    """Seconds to encode a blank image of the same size as the renderers do (mapped onto a fixed palette,
+    then PNG): what any picture of that canvas costs at least."""
     size = Image.open(io.BytesIO(png)).size
-    blank = Image.new("RGB", size, "#F4ECD8")
+    blank = Image.new("RGB", size, PAPER)
+    palette = fixed_palette([PAPER, INK], [(INK, PAPER)])
     t0 = time.perf_counter()
     for _ in range(repeats):
-        to_png(blank)
+        to_png(blank, palette)
     return (time.perf_counter() - t0) / repeats
 
 

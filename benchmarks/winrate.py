@@ -2,6 +2,8 @@
 
     python -m benchmarks.winrate --game cartagena --levels normal,easy --games 500
     python -m benchmarks.winrate --game buccaneer --levels normal,easy,easy,easy --games 300
+    python -m benchmarks.winrate --game treasure_island --levels normal,normal,normal --fixed-seats \
+        --option silver=first --games 300     # "seat 1" is then Long John Silver's win rate
 
 Seating rotates every game (unless --fixed-seats) so no level keeps the first seat. A tie counts as a
 shared win (1/k each). Games that hit the action cap are counted as stalls.
@@ -34,6 +36,7 @@ def main(argv: list[str] | None = None) -> None:
     options = parse_options(args.option)
 
     wins: Counter[str] = Counter()
+    seat_wins: Counter[int] = Counter()
     seats_of: Counter[str] = Counter(base)
     lengths: list[int] = []
     stalls = errors = 0
@@ -63,6 +66,7 @@ def main(argv: list[str] | None = None) -> None:
         if outcome and outcome.winners:
             for seat in outcome.winners:
                 wins[levels[seat]] += 1 / len(outcome.winners)
+                seat_wins[seat] += 1 / len(outcome.winners)
         if (g + 1) % max(1, args.games // 10) == 0:
             print(f"  {g + 1}/{args.games} games", file=sys.stderr)
     played = len(lengths)
@@ -76,6 +80,8 @@ def main(argv: list[str] | None = None) -> None:
             f"  {level:>7}: {wins[level]:.1f} wins = {share:.1%} of games "
             f"({seats_of[level]} seat(s); fair share {seats_of[level] / len(base):.1%})"
         )
+    # by seat: what a fixed role (e.g. Long John Silver at seat 1 with --fixed-seats) wins
+    print("  by seat: " + ", ".join(f"seat {s + 1} {seat_wins[s] / max(1, played):.1%}" for s in range(len(base))))
     if lengths:
         print(f"  mean length {sum(lengths) / len(lengths):.1f} actions; stalls {stalls}; errors {errors}")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 import traceback
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -55,11 +56,38 @@ class Outputs:
 
 @dataclass(frozen=True)
 class Choice:
-    """One legal action for pickers and autocomplete."""
+    """One legal action for pickers and autocomplete. ``group`` is the game's picker menu, optionally with a
+    second level after " › " (``ride NE › 2–4 mi``)."""
 
     action: str
     label: str
     group: str
+
+    @property
+    def menu(self) -> str:
+        return self.group.partition(SUBMENU)[0] or "actions"
+
+    @property
+    def submenu(self) -> str:
+        return self.group.partition(SUBMENU)[2]
+
+
+SUBMENU = " › "
+
+
+def _natural(text: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key that puts "2–4 mi" before "10–12 mi"."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text) if part)
+
+
+def menu_order(choices: list[Choice]) -> list[Choice]:
+    """The choices regrouped so that every menu, and every second level of a menu, is one contiguous run (the
+    picker addresses runs by index): menus in the order they first appear among the legal actions, second
+    levels in natural order, the legal order kept within each."""
+    first: dict[str, int] = {}
+    for choice in choices:
+        first.setdefault(choice.menu, len(first))
+    return sorted(choices, key=lambda c: (first[c.menu], _natural(c.submenu)))
 
 
 @dataclass(frozen=True)

@@ -93,6 +93,15 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX results_user ON results (user_id);
     CREATE INDEX results_game ON results (guild_id, game_id);
     """,
+    # 2: the channel message that shows a table's current board, so a restarted bot edits it in place
+    """
+    CREATE TABLE board_posts (
+        table_id INTEGER PRIMARY KEY,
+        board_key TEXT NOT NULL,
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL
+    );
+    """,
 )
 
 DEFAULT_SETTINGS: dict[str, Any] = {
@@ -376,6 +385,23 @@ class Store:
             await self._run_many(
                 "INSERT INTO deadlines (table_id, seat, started, due, reminded) VALUES (?, ?, ?, ?, ?)",
                 [(table_id, d.seat, d.started, d.due, int(d.reminded)) for d in deadlines],
+            )
+            await self.db.commit()
+
+    # -- board posts -------------------------------------------------------------------------------------
+    async def board_post(self, table_id: int) -> tuple[str, int, int] | None:
+        """``(board_key, channel_id, message_id)`` of the table's current board post, if a transport saved one."""
+        async with self.db.execute(
+            "SELECT board_key, channel_id, message_id FROM board_posts WHERE table_id = ?", (table_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else (row["board_key"], int(row["channel_id"]), int(row["message_id"]))
+
+    async def save_board_post(self, table_id: int, board_key: str, channel_id: int, message_id: int) -> None:
+        async with self._write:
+            await self._run(
+                "INSERT OR REPLACE INTO board_posts (table_id, board_key, channel_id, message_id) VALUES (?, ?, ?, ?)",
+                (table_id, board_key, channel_id, message_id),
             )
             await self.db.commit()
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.api import Caller, Choice, Outputs, Post, SeatInfo, TableSummary, guarded
+from bot.api import Caller, Choice, Outputs, Post, SeatInfo, TableSummary, guarded, menu_order
 from bot.guild import GuildCommands
 from bot.outputs import MAX_TURN_LINES, clip, duration, examples, outcome_text, private_part, private_text, seat_label
 from bot.pictures import Pictures, Renderer
@@ -213,11 +213,13 @@ class TableHost(GuildCommands):
                     row.game_id,
                     len(entries),
                 )
-            else:
-                # the turn in progress carries on: its narration, and what its player may still take back
-                t.undo_stack, t.turn_lines = current_turn(game, steps)
             t.turn_to_act = tuple(game.to_act(t.state))
             t.turn_key = f"{t.id}:{t.state_no}:r"
+            if reproduced:
+                # the turn in progress carries on: its narration, what its player may still take back, and its
+                # board post (keyed, as when it began, by the state number that started the turn)
+                t.undo_stack, t.turn_lines = current_turn(game, steps)
+                t.turn_key = f"{t.id}:{t.state_no - len(t.undo_stack)}"
             t.deadlines = {d.seat: d for d in await self.store.deadlines(row.id)}
             limit = (await self._guild_settings(t.guild_id))["turn_limit_seconds"]
             now = self.clock()
@@ -976,7 +978,9 @@ class TableHost(GuildCommands):
         if seat is None or seat not in game.to_act(t.state):
             return []
         view = game.view(t.state, seat)
-        return [Choice(a, game.label(view, a), game.group(a)) for a in game.legal_actions(t.state, seat)]
+        return menu_order(
+            [Choice(a, game.label(view, a), game.group(view, a)) for a in game.legal_actions(t.state, seat)]
+        )
 
     @guarded
     async def hand(self, caller: Caller) -> Outputs:

@@ -213,8 +213,10 @@ class Game:
         """A human label for a picker (``forward 4 skull → 11``), computed from a view only."""
         return action
 
-    def group(self, action: Action) -> str:
-        """The picker menu an action belongs in; by default its first word (``forward``, ``back``)."""
+    def group(self, view: dict[str, Any], action: Action) -> str:
+        """The picker menu an action belongs in, computed from the acting seat's view; by default the action's
+        first word (``forward``, ``back``). A menu too big for one list may name a second level after " › "
+        (``ride NE › 2–4 mi``): the picker then offers the second-level names first, in natural order."""
         return action.split(" ", 1)[0]
 
     def undoable(self, before: State, seat: int, action: Action) -> bool:

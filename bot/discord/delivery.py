@@ -91,6 +91,11 @@ class Delivery:
         view = self._view(channel_id, post)
         key = post.table_id if post.table_id is not None else channel_id
         board = self._boards.get(key)
+        if board is None and post.table_id is not None and post.board_key is not None:
+            # after a restart: the board post of the turn in progress, saved with the table
+            saved = await self.host.store.board_post(post.table_id)
+            if saved is not None:
+                board = self._boards[key] = _Board(*saved)
         if post.board_key is not None and board is not None and board.board_key == post.board_key:
             # Same turn: edit the board post in place so the channel shows one board per turn.
             message = channel.get_partial_message(board.message_id)
@@ -111,6 +116,8 @@ class Delivery:
         if post.board_key is not None:
             # Older boards keep their buttons: a click there is refused politely as out of date.
             self._boards[key] = _Board(post.board_key, channel_id, sent.id)
+            if post.table_id is not None:
+                await self.host.store.save_board_post(post.table_id, post.board_key, channel_id, sent.id)
 
     # -- DMs -------------------------------------------------------------------------------------------
     async def _dm(self, channel_id: int | None, user_id: int, post: Post) -> None:

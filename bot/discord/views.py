@@ -56,24 +56,33 @@ def _action_entry(choices: list[Choice], index: int) -> Entry:
 
 
 def menus_for(choices: list[Choice]) -> list[Menu]:
-    """Menus in the order the groups first appear in the (fixed-order) legal actions."""
+    """Menus in the order of ``choices`` (the host's ``menu_order``: each menu and second level contiguous)."""
     groups: dict[str, list[int]] = {}
     for index, choice in enumerate(choices):
-        groups.setdefault(choice.group or "actions", []).append(index)
+        groups.setdefault(choice.menu, []).append(index)
     menus: list[Menu] = []
     for group, indices in groups.items():
         if len(indices) <= MENU_SIZE:
             menus.append(Menu(group, tuple(_action_entry(choices, i) for i in indices)))
             continue
-        # Second level: the group is cut into runs of 25 and the menu offers the runs.
-        runs = [indices[i : i + MENU_SIZE] for i in range(0, len(indices), MENU_SIZE)]
+        # Second level: the game's own second-level names (a direction's distances) where it gives them,
+        # each cut into runs of 25; the menu offers the runs.
+        runs: list[tuple[str, list[int]]] = []
+        for index in indices:
+            name = choices[index].submenu
+            if runs and runs[-1][0] == name and len(runs[-1][1]) < MENU_SIZE:
+                runs[-1][1].append(index)
+            else:
+                runs.append((name, [index]))
         entries = [
             Entry(
-                _short(f"{choices[run[0]].label} … {choices[run[-1]].label}"),
+                _short(name or f"{choices[run[0]].label} … {choices[run[-1]].label}"),
                 f"r{run[0]}-{run[-1]}",
-                f"{len(run)} choices",
+                _short(
+                    f"{len(run)} choices" + (f": {choices[run[0]].label} … {choices[run[-1]].label}" if name else "")
+                ),
             )
-            for run in runs
+            for name, run in runs
         ]
         for part in range(0, len(entries), MENU_SIZE):
             menus.append(Menu(group, tuple(entries[part : part + MENU_SIZE])))
@@ -101,7 +110,7 @@ def picker_view(table_id: int, state_no: int, choices: list[Choice], page: int =
 
 def run_view(table_id: int, state_no: int, choices: list[Choice], page: int, start: int, end: int) -> discord.ui.View:
     """The second level: one menu with the actions ``start..end`` of a big group, and a way back."""
-    group = choices[start].group or "actions"
+    group = " ".join(filter(None, (choices[start].menu, choices[start].submenu)))
     menu = Menu(group, tuple(_action_entry(choices, i) for i in range(start, end + 1)))
     view = discord.ui.View(timeout=None)
     view.add_item(PickSelect(table_id, state_no, page, 0, menu, row=0))

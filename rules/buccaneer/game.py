@@ -9,7 +9,7 @@ from typing import Any
 from rules.buccaneer import ai, board, engine, views
 from rules.buccaneer.model import CREW, CREW_VALUE
 from rules.buccaneer.setup import new_state
-from rules.core import Action, Game, GameInfo, IllegalAction, Option, Outcome, State, clone, normalize_text
+from rules.core import Action, Game, GameInfo, IllegalAction, Option, Outcome, State, normalize_text
 
 RULES = """**Buccaneer** (Waddingtons, 1958): 2–8 ships, each with a home port.
 1. **Sail** in a straight line up to your *sailing strength* (the total of your crew cards). Longer moves are allowed but any opponent may `challenge`: caught, you lose your whole hand; a wrong challenger loses their best card or a treasure to Flat Island. At sea you sail only forward; leave a harbour by one of its 3 exits. End every move by pointing where you will go next (`face`). Turning on the spot (`turn`) is a whole turn. Plan with `sail`, `go`, `face`, then `confirm` (`undo` until then).
@@ -79,19 +79,6 @@ class Buccaneer(Game):
         if not action:
             raise IllegalAction("bad_syntax", "Type an action such as `sail n`, `go 3`, `face ne` or `end`.")
         return action
-
-    def dump(self, state: State) -> dict[str, Any]:
-        data = clone(state)
-        data["game"] = self.info.id
-        data["version"] = self.version
-        return data
-
-    def load(self, data: dict[str, Any]) -> State:
-        if data.get("game") != self.info.id:
-            raise IllegalAction("bad_version", f"this is not a {self.info.title} game")
-        if data.get("version") != self.version:
-            raise IllegalAction("bad_version", f"Buccaneer state version {data.get('version')} is not {self.version}")
-        return clone(data)
 
     def undoable(self, before: State, seat: int, action: Action) -> bool:
         return action.split(" ", 1)[0] in UNDOABLE and engine.top(before) is None

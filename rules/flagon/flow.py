@@ -74,29 +74,7 @@ def new_state(players: int, options: dict[str, str], seed: str) -> State:
     roster = list(ROSTER_IDS)
     if options["setup"] == "random":
         shuffle(st, roster)
-    total = 2 * per_crew
-    length = options["length"]
-    if length == "auto":
-        length = "long" if total <= 5 else "standard"
-    start = LENGTHS[length]
-    st.update(
-        {
-            "crews": crews,
-            "first_crew": first,
-            "T": 0,
-            "end_spaces": [start, start + 1, start + 2, start + 3],
-            "navy": start + rand_below(st, 4),
-            "end_revealed": {},
-            "chars": chars,
-            "objects": layout(),
-            "phase": "pick",
-            "pending": None,
-            "owed": {},
-            "victims": [],
-            "last": _fresh_last(None, None),
-            "result": None,
-        }
-    )
+    _open(st, crews, first, chars, layout())
     if options["setup"] == "random":
         used = {"west": 0, "east": 0}
         for c, cid in zip(chars, roster, strict=False):
@@ -122,28 +100,7 @@ def new_tavern(players: int, options: dict[str, str], seed: str) -> State:
     roster = list(ROSTER_IDS)
     if options["setup"] == "random":
         shuffle(st, roster)
-    length = options["length"]
-    if length == "auto":
-        length = "long" if len(chars) <= 5 else "standard"
-    start = LENGTHS[length]
-    st.update(
-        {
-            "crews": {f"p{seat}": [seat] for seat in range(players)},
-            "first_crew": f"p{order[0]}",
-            "T": 0,
-            "end_spaces": [start, start + 1, start + 2, start + 3],
-            "navy": start + rand_below(st, 4),
-            "end_revealed": {},
-            "chars": chars,
-            "objects": tavern_layout(),
-            "phase": "pick",
-            "pending": None,
-            "owed": {},
-            "victims": [],
-            "last": _fresh_last(None, None),
-            "result": None,
-        }
-    )
+    _open(st, {f"p{seat}": [seat] for seat in range(players)}, f"p{order[0]}", chars, tavern_layout())
     if options["setup"] == "random":
         for c, cid, square in zip(chars, roster, TAVERN_STARTS, strict=False):
             _take_character(c, cid)
@@ -153,6 +110,32 @@ def new_tavern(players: int, options: dict[str, str], seed: str) -> State:
     else:
         st["pending"] = {"step": "pick", "slot": 0}
     return st
+
+
+def _open(st: State, crews: dict[str, list[int]], first: str, chars: list[dict], objects: list[dict]) -> None:
+    """The fields every board starts with: crews, the time track, the hidden end token (seed), objects."""
+    length = st["options"]["length"]
+    if length == "auto":
+        length = "long" if len(chars) <= 5 else "standard"
+    start = LENGTHS[length]
+    st.update(
+        {
+            "crews": crews,
+            "first_crew": first,
+            "T": 0,
+            "end_spaces": [start, start + 1, start + 2, start + 3],
+            "navy": start + rand_below(st, 4),
+            "end_revealed": {},
+            "chars": chars,
+            "objects": objects,
+            "phase": "pick",
+            "pending": None,
+            "owed": {},
+            "victims": [],
+            "last": _fresh_last(None, None),
+            "result": None,
+        }
+    )
 
 
 def crew_label(st: State, crew: str) -> str:

@@ -196,7 +196,7 @@ class Flagon(Game):
             return f"{card_name(pend['card'])}: {action}"
         return action
 
-    def group(self, action: str) -> str:
+    def group(self, view: dict[str, Any], action: str) -> str:
         words = action.split()
         if words[0] == "to" and len(words) == 2:
             # Dash and Shadow Dash can offer more than a menu holds: one menu per row

@@ -120,7 +120,7 @@ class Martinique(Game):
                 return f"dig {words[1]} (possible treasure)"
         return action
 
-    def group(self, action: Action) -> str:
+    def group(self, view: dict[str, Any], action: Action) -> str:
         words = action.split()
         if words[0] == "move":
             return f"move {words[1]}"

@@ -253,14 +253,20 @@ class TreasureIsland(core.Game):
             return f"{action} (token of June {action.split()[1]})"
         return action
 
-    def group(self, action: str) -> str:
+    def group(self, view: dict[str, Any], action: str) -> str:
         verb = action.split(" ")[0]
         if verb == "use":
             return "use " + action.split(" ")[1]
         if verb in E.POINT_VERBS:
-            x = _point_of(action)[0] // 2
-            lo = (x // 6) * 6
-            return f"{verb} x {lo}-{lo + 5}"
+            # A phone user picks a direction, then a distance (issue: never type coordinates); a point with no
+            # mover to measure from (burying, fog) is picked by a 6-mile band of the map's columns instead.
+            p = _point_of(action)
+            src = _acting_pos(view)
+            if src is None or src == p:
+                lo = (p[0] // 2) // 6 * 6
+                return f"{verb} › x {lo}–{lo + 5}"
+            band = int(math.sqrt(G.d2(src, p)) / 2 // 2) * 2
+            return f"{verb} {_direction(src, p)} › {band}–{band + 2} mi"
         return verb
 
 

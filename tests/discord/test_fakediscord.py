@@ -37,6 +37,7 @@ def board(text: str, key: str) -> Post:
 
 async def test_a_board_post_answered_with_429_waits_retry_after_and_arrives(fake: FakeDiscord, tmp_path: Path) -> None:
     bot = ParleyBot(TableHost(Store(str(tmp_path / "db.sqlite3"))), mode="sync")
+    await bot.host.start()  # delivery remembers each table's board post in the host's store
     async with bot:
         await bot.login(GOOD_TOKEN)
         delivery = Delivery(bot, bot.host)
@@ -54,6 +55,7 @@ async def test_a_board_post_answered_with_429_waits_retry_after_and_arrives(fake
         await delivery.deliver(Outputs(public=[board("move 3, then 4", "1:3")], channel_id=CHANNEL))
         assert len(fake.messages) == 1 and "then 4" in fake.messages[message_id]["content"]
         assert [r.method for r in fake.requests if "/messages" in r.path][-1] == "PATCH"
+    await bot.host.close()
 
 
 def test_a_missing_token_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

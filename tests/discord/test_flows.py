@@ -170,8 +170,12 @@ async def test_a_restart_mid_game_keeps_the_table_its_buttons_and_its_timers(wor
     result = await actor.click(board, label="Take your turn")
     picker = answer(result)
     menu = selects(picker)[0]
+    posts = len(w.board_posts())
     await actor.select(picker, [menu["options"][0]["value"]], custom_id=menu["custom_id"])
     assert w.summary().state_no == before.state_no + 1
+    # the turn goes on, so the restarted bot edits the turn's board post instead of posting a new one
+    assert w.summary().to_act == before.to_act
+    assert len(w.board_posts()) == posts and w.current_board().id == board.id
     # the timer carries on: the waiting player is timed out and the AI moves for them
     state = w.summary().state_no
     await w.env.advance_time(130)

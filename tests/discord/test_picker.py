@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.api import menu_order
 from bot.discord.views import MENU_SIZE, menus_for, page_count, picker_view, run_view
 from bot.tables import Choice
 from tests.discord.conftest import World, answer, selects
@@ -63,6 +64,21 @@ def test_a_big_group_becomes_ranges_with_a_second_level(n: int) -> None:
         check_discord_limits(second)
     assert covered == list(range(n))
     check_discord_limits(picker_view(1, 0, cs))
+
+
+def test_a_games_second_level_names_become_the_ranges_in_natural_order() -> None:
+    legal = [Choice(f"ride {d}{k}", f"ride {d}{k}", f"ride {d} › {band}–{band + 2} mi") for d, band, n in
+             (("NE", 10, 3), ("NE", 2, 30), ("SW", 4, 2), ("NE", 0, 1)) for k in range(n)]  # fmt: skip
+    ordered = menu_order([*legal, Choice("end", "end", "end")])
+    assert [c.submenu for c in ordered[:4]] == ["0–2 mi", "2–4 mi", "2–4 mi", "2–4 mi"]
+    menus = menus_for(ordered)
+    assert [m.title for m in menus] == ["ride NE", "ride SW", "end"]
+    assert [e.label for e in menus[0].entries] == ["0–2 mi", "2–4 mi", "2–4 mi", "10–12 mi"]
+    for e in menus[0].entries:
+        start, end = (int(x) for x in e.value[1:].split("-"))
+        assert len({ordered[i].group for i in range(start, end + 1)}) == 1
+        check_discord_limits(run_view(1, 0, ordered, 0, start, end))
+    assert menus[1].entries[0].value.startswith("a")  # a small menu lists its actions directly
 
 
 async def test_the_picker_pages_and_opens_the_second_level_in_discord(

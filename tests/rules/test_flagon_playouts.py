@@ -290,7 +290,7 @@ def test_parse_label_group_undo_and_errors() -> None:
     view = GAME.view(after, 0)
     assert GAME.label(view, "to E7") == "Move: to E7"
     assert GAME.label(view, "plan monk kick").startswith("Kick (2)")
-    assert GAME.group("to E7") == "to row 7" and GAME.group("plan monk kick") == "plan"
+    assert GAME.group({}, "to E7") == "to row 7" and GAME.group({}, "plan monk kick") == "plan"
     assert GAME.undoable(after, 0, "to E7")  # the face step follows: nothing was revealed
     moved, _ = GAME.apply(after, 0, "to E7")
     assert not GAME.undoable(moved, 0, "face e")  # finishing the card draws the next character

@@ -800,5 +800,6 @@ def test_undoable_timeout_label_group() -> None:
     assert GAME.timeout_action(dig, BLACK) == "dig C2"
     view = GAME.view(plain, BLACK)
     assert GAME.label(view, "move A1 A2") == "A1 → A2: take rum:1, stays on rum:1"
-    assert GAME.group("move A1 A2") == "move A1" and GAME.group("dig F6") == "dig F" and GAME.group("done") == "done"
+    assert GAME.group({}, "move A1 A2") == "move A1" and GAME.group({}, "dig F6") == "dig F"
+    assert GAME.group({}, "done") == "done"
     assert len(GAME.info.rules) < 3500 and GAME.info.seat_names == ("Black", "Red")
