@@ -7,13 +7,13 @@ one from ``view(state, seat)`` and adds that seat's hand on top of the same boar
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from renderers.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, fixed_palette, font, text_on, to_png
+from renderers.icons import ICON, icon
 from rules.cartagena.board import LETTERS, SLOOP, START, SYMBOLS
 
 WIDTH, HEIGHT = 1280, 1000
@@ -40,14 +40,6 @@ SHADOW = "#CBBFA6"
 SAIL = "#FAF6EA"
 HULL = "#7B4A2A"
 SEA_LINE = "#3D7EA6"
-ICON = {
-    "bottle": ("#2E7D32", "#A5D6A7"),
-    "dagger": ("#90A4AE", "#6D4C41"),
-    "hat": ("#263238", "#F9A825"),
-    "key": ("#F9A825", "#8D6E00"),
-    "pistol": ("#6D4C41", "#37474F"),
-    "skull": ("#F5F1E6", "#1E1E1E"),
-}
 
 
 # -- geometry -----------------------------------------------------------------------------------------
@@ -81,116 +73,6 @@ def anchor(pos: int) -> tuple[float, float]:
     if pos in (START, SLOOP):
         return x1 + 2, y0 + SPACE_H / 2 if pos == START else y1 - SPACE_H / 2
     return (x0 + x1) / 2, (y0 + y1) / 2
-
-
-# -- symbol icons, drawn from primitives so every machine draws the same bytes ---------------------------
-def _bottle(d: ImageDraw.ImageDraw, x: float, y: float, s: float) -> None:
-    glass, label = ICON["bottle"]
-    d.rounded_rectangle(
-        (x - 0.24 * s, y - 0.08 * s, x + 0.24 * s, y + 0.46 * s), 0.1 * s, fill=glass, outline=INK, width=2
-    )
-    d.polygon(
-        [
-            (x - 0.24 * s, y - 0.02 * s),
-            (x - 0.09 * s, y - 0.22 * s),
-            (x + 0.09 * s, y - 0.22 * s),
-            (x + 0.24 * s, y - 0.02 * s),
-        ],
-        fill=glass,
-        outline=INK,
-    )
-    d.rectangle((x - 0.08 * s, y - 0.4 * s, x + 0.08 * s, y - 0.2 * s), fill=glass, outline=INK, width=2)
-    d.rectangle((x - 0.1 * s, y - 0.5 * s, x + 0.1 * s, y - 0.38 * s), fill="#A1887F", outline=INK, width=2)
-    d.rectangle((x - 0.24 * s, y + 0.08 * s, x + 0.24 * s, y + 0.26 * s), fill=label, outline=INK, width=1)
-
-
-def _dagger(d: ImageDraw.ImageDraw, x: float, y: float, s: float) -> None:
-    steel, wood = ICON["dagger"]
-    d.polygon([(x, y - 0.5 * s), (x + 0.11 * s, y + 0.12 * s), (x - 0.11 * s, y + 0.12 * s)], fill=steel, outline=INK)
-    d.line((x, y - 0.4 * s, x, y + 0.1 * s), fill="#ECEFF1", width=2)
-    d.rounded_rectangle(
-        (x - 0.3 * s, y + 0.1 * s, x + 0.3 * s, y + 0.2 * s), 0.04 * s, fill="#C9A227", outline=INK, width=2
-    )
-    d.rectangle((x - 0.06 * s, y + 0.2 * s, x + 0.06 * s, y + 0.42 * s), fill=wood, outline=INK, width=2)
-    d.ellipse((x - 0.09 * s, y + 0.4 * s, x + 0.09 * s, y + 0.54 * s), fill="#C9A227", outline=INK, width=2)
-
-
-def _hat(d: ImageDraw.ImageDraw, x: float, y: float, s: float) -> None:
-    """A pirate captain's hat: a high crown over a brim whose ends turn up, trimmed with gold braid."""
-    felt, trim = ICON["hat"]
-    s *= 0.88  # the widest icon: keep it clear of the space's letter
-    y += 0.06 * s
-    d.chord((x - 0.42 * s, y - 0.5 * s, x + 0.42 * s, y + 0.3 * s), 180, 360, fill=felt, outline=INK, width=2)
-    brim = [
-        (x - 0.6 * s, y - 0.3 * s),
-        (x - 0.42 * s, y - 0.08 * s),
-        (x + 0.42 * s, y - 0.08 * s),
-        (x + 0.6 * s, y - 0.3 * s),
-        (x + 0.52 * s, y + 0.1 * s),
-        (x + 0.3 * s, y + 0.22 * s),
-        (x - 0.3 * s, y + 0.22 * s),
-        (x - 0.52 * s, y + 0.1 * s),
-    ]
-    d.polygon(brim, fill=felt, outline=INK)
-    d.line([*brim[4:], brim[0]], fill=trim, width=4, joint="curve")
-    d.line([brim[3], brim[4]], fill=trim, width=4)
-    d.line((x - 0.4 * s, y - 0.14 * s, x + 0.4 * s, y - 0.14 * s), fill=trim, width=3)
-
-
-def _key(d: ImageDraw.ImageDraw, x: float, y: float, s: float) -> None:
-    gold, dark = ICON["key"]
-    d.ellipse((x - 0.5 * s, y - 0.2 * s, x - 0.1 * s, y + 0.2 * s), fill=gold, outline=INK, width=2)
-    d.ellipse((x - 0.37 * s, y - 0.07 * s, x - 0.23 * s, y + 0.07 * s), fill=STONE, outline=INK, width=2)
-    d.rectangle((x - 0.12 * s, y - 0.06 * s, x + 0.48 * s, y + 0.06 * s), fill=gold, outline=INK, width=2)
-    d.rectangle((x + 0.26 * s, y + 0.05 * s, x + 0.34 * s, y + 0.24 * s), fill=gold, outline=INK, width=2)
-    d.rectangle((x + 0.38 * s, y + 0.05 * s, x + 0.48 * s, y + 0.3 * s), fill=gold, outline=INK, width=2)
-    d.line((x - 0.08 * s, y, x + 0.44 * s, y), fill=dark, width=1)
-
-
-def _pistol(d: ImageDraw.ImageDraw, x: float, y: float, s: float) -> None:
-    wood, metal = ICON["pistol"]
-    d.rectangle((x - 0.2 * s, y - 0.2 * s, x + 0.52 * s, y - 0.06 * s), fill=metal, outline=INK, width=2)
-    d.ellipse((x + 0.44 * s, y - 0.22 * s, x + 0.56 * s, y - 0.04 * s), fill=metal, outline=INK, width=2)
-    grip = [
-        (x - 0.36 * s, y - 0.24 * s),
-        (x - 0.1 * s, y - 0.24 * s),
-        (x - 0.06 * s, y),
-        (x - 0.28 * s, y + 0.44 * s),
-        (x - 0.52 * s, y + 0.38 * s),
-    ]
-    d.polygon(grip, fill=wood, outline=INK)
-    d.line(grip + [grip[0]], fill=INK, width=2)
-    d.arc((x - 0.12 * s, y - 0.12 * s, x + 0.14 * s, y + 0.16 * s), 0, 180, fill=INK, width=3)
-    d.line((x - 0.02 * s, y - 0.06 * s, x + 0.02 * s, y + 0.06 * s), fill=INK, width=3)
-    d.polygon([(x - 0.3 * s, y - 0.24 * s), (x - 0.36 * s, y - 0.36 * s), (x - 0.24 * s, y - 0.24 * s)], fill=INK)
-
-
-def _skull(d: ImageDraw.ImageDraw, x: float, y: float, s: float) -> None:
-    bone, dark = ICON["skull"]
-    d.rounded_rectangle(
-        (x - 0.2 * s, y + 0.1 * s, x + 0.2 * s, y + 0.44 * s), 0.06 * s, fill=bone, outline=INK, width=2
-    )
-    d.ellipse((x - 0.4 * s, y - 0.46 * s, x + 0.4 * s, y + 0.3 * s), fill=bone, outline=INK, width=2)
-    d.rectangle((x - 0.18 * s, y + 0.2 * s, x + 0.18 * s, y + 0.3 * s), fill=bone)
-    d.ellipse((x - 0.28 * s, y - 0.16 * s, x - 0.06 * s, y + 0.08 * s), fill=dark)
-    d.ellipse((x + 0.06 * s, y - 0.16 * s, x + 0.28 * s, y + 0.08 * s), fill=dark)
-    d.polygon([(x, y + 0.1 * s), (x - 0.06 * s, y + 0.22 * s), (x + 0.06 * s, y + 0.22 * s)], fill=dark)
-    for k in (-1, 0, 1):
-        d.line((x + k * 0.09 * s, y + 0.3 * s, x + k * 0.09 * s, y + 0.44 * s), fill=dark, width=2)
-
-
-ICONS: dict[str, Callable[[ImageDraw.ImageDraw, float, float, float], None]] = {
-    "bottle": _bottle,
-    "dagger": _dagger,
-    "hat": _hat,
-    "key": _key,
-    "pistol": _pistol,
-    "skull": _skull,
-}
-
-
-def symbol_icon(d: ImageDraw.ImageDraw, symbol: str, centre: tuple[float, float], size: float) -> None:
-    ICONS[symbol](d, centre[0], centre[1], size)
 
 
 # -- pieces -------------------------------------------------------------------------------------------
@@ -256,7 +138,7 @@ def _space(d: ImageDraw.ImageDraw, symbol: str, space: int) -> None:
     d.rounded_rectangle((x0, y0, x1, y1), 10, fill=STONE, outline=STONE_EDGE, width=2)
     _text(d, (x0 + 8, y0 + 4), LETTERS[symbol], 28, bold=True)
     _text(d, (x1 - 8, y0 + 6), str(space), 22, fill=MUTED, anchor="ra")
-    symbol_icon(d, symbol, ((x0 + x1) / 2 + 4, y0 + 46), 58)
+    icon(d, symbol, ((x0 + x1) / 2 + 4, y0 + 46), 58)
 
 
 def _pawns(img: Image.Image, space: int, occupants: list[int]) -> None:
@@ -412,7 +294,7 @@ def _legend(d: ImageDraw.ImageDraw, y: int) -> None:
     for i, symbol in enumerate(SYMBOLS):
         col, row = i % 2, i // 2
         cx, cy = x0 + 20 + col * 158, y + 22 + row * 48
-        symbol_icon(d, symbol, (cx, cy), 40)
+        icon(d, symbol, (cx, cy), 40)
         _text(d, (cx + 28, cy), f"{LETTERS[symbol]} {symbol}", 22, anchor="lm")
 
 
@@ -422,7 +304,7 @@ def _card_sprite(symbol: str, text: str, width: int, height: int) -> Image.Image
     sprite = Image.new("RGB", (width, height), PAPER)
     d = ImageDraw.Draw(sprite)
     d.rounded_rectangle((0, 0, width - 1, height - 1), 8, fill=CARD, outline=CARD_EDGE, width=2)
-    symbol_icon(d, symbol, (width / 2, 30), 40)
+    icon(d, symbol, (width / 2, 30), 40)
     _text(d, (width / 2, height - 6), text, 22, bold=True, anchor="md")
     return sprite
 
@@ -520,7 +402,7 @@ def _hand(img: Image.Image, view: dict[str, Any], seat: int) -> None:
         d.rounded_rectangle(
             box, 12, fill=CARD if n else "#E0D8C8", outline=INK if n else CARD_EDGE, width=3 if n else 2
         )
-        symbol_icon(d, symbol, (x0 + 56, 58 + 62), 84)
+        icon(d, symbol, (x0 + 56, 58 + 62), 84)
         _text(d, (x0 + width - 14, 70), f"{LETTERS[symbol]}", 30, bold=True, anchor="ra")
         _text(d, (x0 + width - 14, HAND_HEIGHT - 30), f"×{n}", 40, bold=True, fill=INK if n else MUTED, anchor="rd")
 
@@ -544,7 +426,7 @@ def _palette_image() -> Image.Image:
         SAIL, HULL, SEA_LINE, "#9E9A92", "#E9DCC2", "#EFE3C6", "#E0D8C8", "#A1887F", "#C9A227", "#ECEFF1",
         "#8A1C00", *SEAT_COLOURS[:5],
     ]  # fmt: skip
-    for pair in ICON.values():
+    for pair in (ICON[name] for name in SYMBOLS):
         solid.extend(pair)
     pairs = [(INK, bg) for bg in (PAPER, STONE, CARD, TURN_BG, "#E9DCC2", "#EFE3C6", "#E0D8C8", "#9E9A92")]
     pairs += [(MUTED, bg) for bg in (PAPER, STONE, CARD, TURN_BG, "#E0D8C8")]

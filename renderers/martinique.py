@@ -13,6 +13,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from renderers.common import HIGHLIGHT, INK, MUTED, PAPER, SEA, canvas, fixed_palette, font, text_on, to_png
+from renderers.icons import ICON, icon
 
 CELL = 84
 GRID_X, GRID_Y = 48, 92
@@ -433,6 +434,8 @@ def _legend(c: Pic, y: int) -> None:
     x = 12.0
     for t in TYPES:
         x = _chip(c, x, y, TYPE_FILL[t], TYPE_LETTER[t])
+        icon(c.draw, t, (x + 18, y + 16), 32)
+        x += 42
         c.draw.text((x, y + 16), t, font=font(22), fill=INK, anchor="lm")
         x += font(22).getlength(t) + 18
     y2 = y + 44
@@ -517,6 +520,7 @@ def _palette() -> Image.Image:
     base += list(TYPE_FILL.values())
     base = list(dict.fromkeys(base))
     pairs = [(fg, bg) for fg in (INK, "#FFFFFF") for bg in base]
+    base += [c for name in ("skull", "parrot", "bottle", "musket", "key", "telescope") for c in ICON[name]]
     pairs += [
         (fg, bg) for fg in (HIGHLIGHT, TREASURE_RED, MAP_INK) for bg in (PAPER, SAND, BEACH_SAND, MAP_FILL, PANEL_FILL)
     ]
