@@ -384,9 +384,12 @@ class TableHost(GuildCommands):
             f"**{game.info.title}** lobby · table {t.id} · options: {opts}",
             f"Seats ({len(t.seats)} of {game.info.min_players}–{game.info.max_players}):",
         ]
-        for s in t.seats:
+        names = game.info.seat_names
+        for rank, s in enumerate(sorted(t.seats, key=lambda s: s.seat)):
             kind = f"AI ({s.ai_level})" if s.ai_level else s.name
-            lines.append(f"  {s.seat + 1}. {kind}")
+            # the colour (port, role) this seat will get when the game starts: seats are dealt them in order
+            colour = f" — {names[rank]}" if rank < len(names) else ""
+            lines.append(f"  {s.seat + 1}. {kind}{colour}")
         host = next((s.name for s in t.seats if s.user_id == t.host_id and s.ai_level is None), None)
         lines.append(
             f"Host: {host or 'the opener'}. Join with /table join; the host or a moderator starts with /table start."

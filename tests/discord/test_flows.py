@@ -297,15 +297,23 @@ async def test_one_board_post_per_turn_edited_as_its_actions_arrive(world: World
     assert len(w.messages()) > count  # the next turn starts a new post
 
 
-async def test_join_offers_the_games_seats_by_name(world: World) -> None:
+async def test_join_offers_places_in_the_order_of_play_and_the_lobby_shows_each_colour(world: World) -> None:
     w = world
     await w.mod.slash(w.channel, "table open cartagena")
-    offered = await w.ana.autocomplete(w.channel, "table join", "seat", "")
-    assert [o["name"] for o in offered][:3] == ["1: Red (taken)", "2: Blue", "3: Yellow"]
+    offered = [o["name"] for o in await w.ana.autocomplete(w.channel, "table join", "seat", "")]
+    assert offered[0].startswith("Seat 1 (taken by ") and offered[1:3] == ["Seat 2", "Seat 3"]
     result = await w.ana.slash(w.channel, "table join", seat=3)
     assert "seat 3" in reply(result)
-    seat = next(s for s in w.summary().seats if s.user_id == w.ana.id)
-    assert seat.seat == 2
+    assert next(s for s in w.summary().seats if s.user_id == w.ana.id).seat == 2
+    # two players: whoever sits at place 3 plays second, and so Blue; the lobby says so before the start
+    lobby = w.messages()[-1].content
+    assert "— Red" in lobby and f"3. {w.ana.name} — Blue" in lobby
+    await w.mod.slash(w.channel, "table start")
+    await w.ana.slash(w.channel, "table leave")
+    offered = [o["name"] for o in await w.bo.autocomplete(w.channel, "table join", "seat", "")]
+    assert offered == [f"2: Blue (played by an AI for {w.ana.name})"]
+    result = await w.bo.slash(w.channel, "table join", seat=2)
+    assert next(s for s in w.summary().seats if s.seat == 1).user_id == w.bo.id, reply(result)
 
 
 async def test_the_servers_host_role_makes_a_moderator(world: World) -> None:

@@ -121,22 +121,33 @@ class TablesCog(commands.Cog):
 
         async def seat_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
             summary = self.host.table_for(interaction.channel_id or 0)
-            if summary is None:
+            if summary is None or summary.status not in ("lobby", "running"):
                 return []
             game = registry.get(summary.game_id)
-            names = list(game.info.seat_names) or [f"Seat {n + 1}" for n in range(game.info.max_players)]
+            names = game.info.seat_names
             taken = {s.seat: s for s in summary.seats}
             out = []
-            for seat, name in enumerate(names[: game.info.max_players]):
-                held = taken.get(seat)
-                state = " (taken)" if held is not None and held.ai_level is None else ""
-                label = f"{seat + 1}: {name}{state}"
-                if current.lower() in label.lower():
-                    out.append(app_commands.Choice(name=_short(label), value=seat + 1))
+            if summary.status == "lobby":
+                # In the lobby a seat is a place in the order of play; the game's colours (or ports) are dealt
+                # in that order at the start, so a name here would promise what a smaller table cannot keep.
+                for seat in range(game.info.max_players):
+                    held = taken.get(seat)
+                    label = f"Seat {seat + 1}" + (f" (taken by {held.name})" if held is not None else "")
+                    if current.lower() in label.lower():
+                        out.append(app_commands.Choice(name=_short(label), value=seat + 1))
+            else:
+                # a running game: the seats an AI plays for a player who left, under their real names
+                for s in summary.seats:
+                    if s.ai_level is None or s.user_id is None:
+                        continue
+                    name = names[s.seat] if s.seat < len(names) else f"Seat {s.seat + 1}"
+                    label = f"{s.seat + 1}: {name} (played by an AI for {s.name})"
+                    if current.lower() in label.lower():
+                        out.append(app_commands.Choice(name=_short(label), value=s.seat + 1))
             return out[:AUTOCOMPLETE_MAX]
 
         @table.command(name="join", description="Take a seat at this channel's table")
-        @app_commands.describe(seat="The seat (colour, port or character) you want, where the game has them")
+        @app_commands.describe(seat="Your place in the order of play (colours follow it), or a seat an AI is keeping")
         @app_commands.autocomplete(seat=seat_autocomplete)
         async def join(
             interaction: discord.Interaction,
