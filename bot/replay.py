@@ -84,7 +84,13 @@ def gif(frames_png: Sequence[bytes], *, frame_ms: int = 700, last_ms: int = 3000
     if w > FRAME_WIDTH:
         w, h = FRAME_WIDTH, round(h * FRAME_WIDTH / w)
     frames = [img.resize((w, h), Image.Resampling.LANCZOS) if img.size != (w, h) else img for img in images]
-    frames = [f.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE) for f in frames]
+    # One palette for every frame, taken from the first and last boards side by side: mapping onto a known
+    # palette is fast, and equal pixels get equal indices, so the GIF stores only what changed between frames.
+    sheet = Image.new("RGB", (w * 2, h))
+    sheet.paste(frames[0], (0, 0))
+    sheet.paste(frames[-1], (w, 0))
+    palette = sheet.quantize(colors=255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    frames = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
     out = io.BytesIO()
     durations = [frame_ms] * (len(frames) - 1) + [last_ms]
     frames[0].save(out, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0)
