@@ -11,6 +11,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from renderers.common import HIGHLIGHT, INK, PAPER, SEAT_COLOURS, canvas, font, text_on, wrap
+from rules.flagon.board import VEC
 from rules.flagon.cards import CARD, DRAGON
 
 CELL = 58
@@ -37,16 +38,6 @@ BARREL = "#8B5A2B"
 GOLD = "#E0B000"
 YELLOW = "#FFE600"
 WALL = "#4A3B2E"
-DIR_VEC = {
-    "n": (0, -1),
-    "ne": (1, -1),
-    "e": (1, 0),
-    "se": (1, 1),
-    "s": (0, 1),
-    "sw": (-1, 1),
-    "w": (-1, 0),
-    "nw": (-1, -1),
-}
 OBJ_MARK = {"chest": "$", "flagon": "F", "mug": "u", "chair": "h"}
 DRAGON_CARDS = frozenset(DRAGON.values())
 
@@ -430,7 +421,7 @@ def _char_token(draw: ImageDraw.ImageDraw, c_xy: tuple[float, float], c: dict, r
     if on_table:
         draw.ellipse((cx - r - 5, cy - r - 5, cx + r + 5, cy + r + 5), outline="#FFFFFF", width=4)
     _draw_shape(draw, (cx, cy), c["crew"], r)
-    dx, dy = DIR_VEC[c["facing"]]
+    dx, dy = VEC[c["facing"]]
     n = math.hypot(dx, dy)
     ux, uy = dx / n, dy / n
     tip = (cx + ux * (r + 10), cy + uy * (r + 10))
