@@ -258,16 +258,22 @@ class TreasureIsland(core.Game):
         if verb == "use":
             return "use " + action.split(" ")[1]
         if verb in E.POINT_VERBS:
-            # A phone user picks a direction, then a distance (issue: never type coordinates); a point with no
-            # mover to measure from (burying, fog) is picked by a 6-mile band of the map's columns instead.
+            # One menu per verb; a phone user then picks a direction and a distance band, then the point (the
+            # issue: nobody has to type coordinates). Long-range verbs get wider bands so a menu keeps to about
+            # 25 entries. A point with no mover to measure from (burying, fog) goes by a band of columns.
             p = _point_of(action)
             src = _acting_pos(view)
             if src is None or src == p:
                 lo = (p[0] // 2) // 6 * 6
                 return f"{verb} › x {lo}–{lo + 5}"
-            band = int(math.sqrt(G.d2(src, p)) / 2 // 2) * 2
-            return f"{verb} {_direction(src, p)} › {band}–{band + 2} mi"
+            width = 6 if verb in LONG_RANGE_VERBS else 2
+            band = int(math.sqrt(G.d2(src, p)) / 2 // width) * width
+            return f"{verb} › {_direction(src, p)} {band}–{band + width} mi"
         return verb
+
+
+#: verbs whose destination may lie anywhere on the island
+LONG_RANGE_VERBS = ("gallop", "spyglass", "monkey")
 
 
 def _pos_text(p: list[float]) -> str:
