@@ -6,6 +6,7 @@ import pytest
 
 from rules.buccaneer import GAME, board
 from tests.rules.test_buccaneer_fixtures import (
+    THREE,
     check_invariants,
     give_hold,
     hand,
@@ -17,8 +18,6 @@ from tests.rules.test_buccaneer_fixtures import (
     set_hand,
     top_cards,
 )
-
-THREE = ("amsterdam", "cadiz", "london")
 
 
 def draw(s, card, at="m15", facing="n", crew="b3 b3 r1"):

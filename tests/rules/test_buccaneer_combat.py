@@ -6,6 +6,7 @@ import json
 
 from rules.buccaneer import GAME
 from tests.rules.test_buccaneer_fixtures import (
+    THREE,
     check_invariants,
     give_hold,
     make,
@@ -15,8 +16,6 @@ from tests.rules.test_buccaneer_fixtures import (
     set_hand,
     top_cards,
 )
-
-THREE = ("amsterdam", "cadiz", "london")
 
 
 def _fight(winner_hand: str, loser_hand: str):

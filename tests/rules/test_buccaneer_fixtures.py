@@ -11,6 +11,10 @@ from rules.core import State, canonical_json
 DEFAULT_PORTS = ("amsterdam", "bombay", "bristol", "genoa", "marseilles", "cadiz", "london", "venice")
 
 
+#: three home ports around the board, for scenarios that need a third ship
+THREE = ("amsterdam", "cadiz", "london")
+
+
 def make(ports: tuple[str, ...] = ("amsterdam", "cadiz"), seed: str = "fixture", **options: str) -> State:
     """A game whose seats chose ``ports`` in seat order; seat 0 is the dealer and to move."""
     state = GAME.new(len(ports), {"ports": "choose", **options}, seed)

@@ -7,6 +7,7 @@ import pytest
 from rules.buccaneer import GAME
 from rules.core import IllegalAction
 from tests.rules.test_buccaneer_fixtures import (
+    THREE,
     check_invariants,
     give_hold,
     make,
@@ -16,8 +17,6 @@ from tests.rules.test_buccaneer_fixtures import (
     set_hand,
     top_cards,
 )
-
-THREE = ("amsterdam", "cadiz", "london")
 
 
 def moves(state, seat=0):

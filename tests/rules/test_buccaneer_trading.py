@@ -10,6 +10,7 @@ from rules.buccaneer import GAME
 from rules.buccaneer.model import TREASURE
 from rules.core import IllegalAction
 from tests.rules.test_buccaneer_fixtures import (
+    THREE,
     check_invariants,
     give_hold,
     make,
@@ -19,8 +20,6 @@ from tests.rules.test_buccaneer_fixtures import (
     rebalance,
     set_hand,
 )
-
-THREE = ("amsterdam", "cadiz", "london")
 
 
 def at_port(port="bombay", crew=(), treasure=(), cards=(), hand_text="b3 b2 b1 r2"):
