@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -102,6 +103,15 @@ MIGRATIONS: tuple[str, ...] = (
         message_id INTEGER NOT NULL
     );
     """,
+    # 3: start-up reads only the lobby and running tables (a handful among thousands of finished ones)
+    """
+    CREATE INDEX tables_status ON tables (status);
+    """,
+)
+
+RECORD_RESULTS = (
+    "INSERT OR REPLACE INTO results (table_id, guild_id, game_id, user_id, name, seat, won, score, finished)"
+    " VALUES (:table_id, :guild_id, :game_id, :user_id, :name, :seat, :won, :score, :finished)"
 )
 
 DEFAULT_SETTINGS: dict[str, Any] = {
@@ -235,15 +245,23 @@ class Store:
         seed: str,
         ai_seed: str,
         now: float,
+        seats: Sequence[SeatRow] = (),
     ) -> int:
+        """A new lobby and its first seats in one transaction, so a crash never leaves a lobby without its opener."""
         async with self._write:
             cur = await self._run(
                 "INSERT INTO tables (guild_id, channel_id, game_id, status, host_id, options, seed, ai_seed,"
                 " created, updated) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, game_id, host_id, json.dumps(options), seed, ai_seed, now, now),
             )
+            table_id = int(cur.lastrowid or 0)
+            await self._run_many(
+                "INSERT INTO seats (table_id, seat, user_id, name, ai_level, vacated, reachable)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(table_id, s.seat, s.user_id, s.name, s.ai_level, int(s.vacated), int(s.reachable)) for s in seats],
+            )
             await self.db.commit()
-            return int(cur.lastrowid or 0)
+            return table_id
 
     async def set_status(self, table_id: int, status: str, now: float) -> None:
         async with self._write:
@@ -300,11 +318,14 @@ class Store:
         now: float,
         deadlines: list[DeadlineRow] | None = None,
         finished: bool = False,
+        results: list[dict[str, Any]] | None = None,
     ) -> None:
         """Append log entry ``n`` (state number n after it) with the new snapshot, atomically.
 
         ``deadlines`` (when given) replaces the table's deadlines in the same transaction, so a restart never
-        sees a move without the timers it armed. The primary key (table_id, n) makes a double append fail.
+        sees a move without the timers it armed; so are the ``results`` of the game-ending move (rows as for
+        :meth:`record_results`), so a crash never leaves a finished game out of the statistics. The primary
+        key (table_id, n) makes a double append fail.
         """
         async with self._write:
             try:
@@ -323,6 +344,8 @@ class Store:
                         "INSERT INTO deadlines (table_id, seat, started, due, reminded) VALUES (?, ?, ?, ?, ?)",
                         [(table_id, d.seat, d.started, d.due, int(d.reminded)) for d in (deadlines or [])],
                     )
+                if results:
+                    await self._run_many(RECORD_RESULTS, results)
                 await self.db.commit()
             except BaseException:
                 await self.db.rollback()
@@ -353,6 +376,22 @@ class Store:
             SeatRow(r["seat"], r["user_id"], r["name"], r["ai_level"], bool(r["vacated"]), bool(r["reachable"]))
             for r in rows
         ]
+
+    async def seats_of_tables_with_status(self, *statuses: str) -> dict[int, list[SeatRow]]:
+        """The seats of every table with one of ``statuses``, by table id, in one query (start-up)."""
+        marks = ",".join("?" for _ in statuses)
+        async with self.db.execute(
+            f"SELECT seats.* FROM seats JOIN tables ON tables.id = seats.table_id WHERE tables.status IN ({marks})"
+            " ORDER BY seats.table_id, seats.seat",
+            statuses,
+        ) as cur:
+            rows = await cur.fetchall()
+        seats: dict[int, list[SeatRow]] = {}
+        for r in rows:
+            seats.setdefault(int(r["table_id"]), []).append(
+                SeatRow(r["seat"], r["user_id"], r["name"], r["ai_level"], bool(r["vacated"]), bool(r["reachable"]))
+            )
+        return seats
 
     async def log(self, table_id: int) -> list[LogRow]:
         async with self.db.execute("SELECT * FROM actions WHERE table_id = ? ORDER BY n", (table_id,)) as cur:
@@ -437,12 +476,7 @@ class Store:
     # -- results -------------------------------------------------------------------------------------
     async def record_results(self, rows: list[dict[str, Any]]) -> None:
         async with self._write:
-            await self._run_many(
-                "INSERT OR REPLACE INTO results (table_id, guild_id, game_id, user_id, name, seat, won, score,"
-                " finished) VALUES (:table_id, :guild_id, :game_id, :user_id, :name, :seat, :won, :score,"
-                " :finished)",
-                rows,
-            )
+            await self._run_many(RECORD_RESULTS, rows)
             await self.db.commit()
 
     async def user_name(self, user_id: int) -> str | None:

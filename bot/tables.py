@@ -10,13 +10,24 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.api import Caller, Choice, Outputs, Post, SeatInfo, TableSummary, guarded, menu_order
 from bot.guild import GuildCommands
-from bot.outputs import MAX_TURN_LINES, clip, duration, examples, outcome_text, private_part, private_text, seat_label
+from bot.outputs import (
+    MAX_ACTION_CHARS,
+    MAX_TURN_LINES,
+    clip,
+    defang,
+    duration,
+    examples,
+    outcome_text,
+    private_part,
+    private_text,
+    seat_label,
+)
 from bot.pictures import Pictures, Renderer
 from bot.replay import MAX_FRAMES, current_turn, gif, replay, replay_steps, same_state, sample
 from bot.store import DeadlineRow, LogRow, SeatRow, Store, TableRow
@@ -36,6 +47,29 @@ AI_TAKEOVER_LEVEL = "normal"
 __all__ = ["Caller", "Choice", "Outputs", "Post", "SeatInfo", "TableHost", "TableSummary"]
 
 
+class _LoadingLock(asyncio.Lock):
+    """A table's lock that finishes loading the table for whoever takes it first.
+
+    A table restored at start-up is only indexed (its snapshot, seats and deadlines); its log is read and its
+    replay checked by ``load`` once, by the first holder of the lock. So every holder sees a loaded table,
+    however many calls arrive at once, and a table nobody touches costs nothing at start-up.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.load: Callable[[], Awaitable[None]] | None = None
+
+    async def __aenter__(self) -> None:
+        await self.acquire()
+        if self.load is not None:
+            try:
+                await self.load()
+            except BaseException:
+                self.release()  # the next holder tries again
+                raise
+            self.load = None
+
+
 @dataclass
 class _Table:
     """A table in memory. ``state`` and ``state_no`` change only after the store committed them."""
@@ -53,7 +87,7 @@ class _Table:
     updated: float
     state: State | None = None
     state_no: int = 0
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    lock: _LoadingLock = field(default_factory=_LoadingLock)
     # the board post of the current turn: its key, who was to act when it began, and its narration
     turn_key: str = ""
     turn_to_act: tuple[int, ...] = ()
@@ -65,6 +99,11 @@ class _Table:
     @property
     def game(self) -> Game:
         return registry.get(self.game_id)
+
+    @property
+    def loaded(self) -> bool:
+        """False for a table indexed at start-up until the first holder of its lock has loaded it."""
+        return self.lock.load is None
 
     def seat_of(self, user_id: int) -> int | None:
         for s in self.seats:
@@ -160,23 +199,33 @@ class TableHost(GuildCommands):
 
     # -- life cycle ----------------------------------------------------------------------------------
     async def start(self, caller: Caller | None = None) -> Outputs:
-        """Without a caller: start the host (apply migrations, restore every running table from its log, the
-        replay checked against the snapshot with a loud ERROR log line on a mismatch, re-arm deadlines).
+        """Without a caller: start the host (apply migrations, index every lobby and running table from its row,
+        snapshot, seats and stored deadlines, so every channel is served and every timer runs at once). A running
+        table's log is read and its replay checked against the snapshot, with a loud ERROR log line on a mismatch,
+        when the table is first touched (:meth:`_load`): start-up stays quick with thousands of stored tables.
         With a caller: ``/table start`` (same as :meth:`start_table`)."""
         if caller is not None:
             return await self.start_table(caller)
         await self.store.open()
         await self.pictures.warm(registry.game_ids())
-        for row in await self.store.tables_with_status("lobby", "running"):
+        live = ("lobby", "running")
+        rows = await self.store.tables_with_status(*live)
+        seats = await self.store.seats_of_tables_with_status(*live)
+        deadlines: dict[int, dict[int, DeadlineRow]] = {}
+        for d in await self.store.deadlines():
+            deadlines.setdefault(d.table_id, {})[d.seat] = d
+        for row in rows:
             try:
-                await self._restore(row)
+                await self._restore(row, seats.get(row.id, []), deadlines.get(row.id, {}))
             except Exception as exc:  # noqa: BLE001 - one broken table must not keep the others down
                 self.internal_errors += 1
                 log.error("table %s could not be restored: %s", row.id, type(exc).__name__)
+            row.snapshot = None  # the state is a copy: let its memory serve the next tables
+        log.info("restored %d tables (logs are replayed when a table is first touched)", len(rows))
         return Outputs()
 
-    async def _restore(self, row: TableRow) -> None:
-        seats = await self.store.seats(row.id)
+    async def _restore(self, row: TableRow, seats: list[SeatRow], deadlines: dict[int, DeadlineRow]) -> None:
+        """Index a table at start-up: its seats, state (from the snapshot) and deadlines; not its log."""
         t = _Table(
             id=row.id,
             guild_id=row.guild_id,
@@ -196,41 +245,55 @@ class TableHost(GuildCommands):
             if row.snapshot is None:
                 raise ValueError("running table without a snapshot")
             t.state = game.load(row.snapshot)
-            entries = await self.store.log(row.id)
-            steps: list[tuple[LogRow | None, State]] = []
-            try:
-                steps = await asyncio.to_thread(replay_steps, game, row.players, row.options, row.seed, entries)
-                reproduced = same_state(game, steps[-1][1], t.state)
-            except Exception as exc:  # noqa: BLE001 - e.g. an engine change that refuses an old move
-                log.error("table %s: replaying its log raised %s", row.id, type(exc).__name__)
-                reproduced = False
-            if not reproduced:
-                self.replay_mismatches.append(row.id)
-                log.error(
-                    "REPLAY MISMATCH: table %s (%s) replayed from its seed and %d log entries does not reproduce"
-                    " its snapshot; continuing from the snapshot",
-                    row.id,
-                    row.game_id,
-                    len(entries),
-                )
             t.turn_to_act = tuple(game.to_act(t.state))
             t.turn_key = f"{t.id}:{t.state_no}:r"
-            if reproduced:
-                # the turn in progress carries on: its narration, what its player may still take back, and its
-                # board post (keyed, as when it began, by the state number that started the turn)
-                t.undo_stack, t.turn_lines = current_turn(game, steps)
-                t.turn_key = f"{t.id}:{t.state_no - len(t.undo_stack)}"
-            t.deadlines = {d.seat: d for d in await self.store.deadlines(row.id)}
-            limit = (await self._guild_settings(t.guild_id))["turn_limit_seconds"]
-            now = self.clock()
+            t.deadlines = dict(deadlines)
             missing = [s for s in t.turn_to_act if t.seats[s].ai_level is None and s not in t.deadlines]
-            for s in missing:
-                t.deadlines[s] = DeadlineRow(t.id, s, now, now + limit, False)
             if missing:
+                limit = (await self._guild_settings(t.guild_id))["turn_limit_seconds"]
+                now = self.clock()
+                for s in missing:
+                    t.deadlines[s] = DeadlineRow(t.id, s, now, now + limit, False)
                 await self.store.set_deadlines(t.id, list(t.deadlines.values()))
+            players = row.players
+
+            async def load() -> None:
+                await self._load(t, players)
+
+            t.lock.load = load
         self._tables[t.id] = t
         self._active[t.channel_id] = t.id
-        log.info("restored table %s (%s, %s, state %s)", t.id, t.game_id, t.status, t.state_no)
+        log.debug("restored table %s (%s, %s, state %s)", t.id, t.game_id, t.status, t.state_no)
+
+    async def _load(self, t: _Table, players: int) -> None:
+        """The first touch of a restored running table, under its lock: replay its log from the seed and check
+        it reproduces the snapshot (if not: a loud ERROR line, ``replay_mismatches``, and the table goes on from
+        the snapshot, which is what players saw), then pick up the turn in progress."""
+        game = t.game
+        assert t.state is not None
+        entries = await self.store.log(t.id)
+        steps: list[tuple[LogRow | None, State]] = []
+        try:
+            steps = await asyncio.to_thread(replay_steps, game, players, t.options, t.seed, entries)
+            reproduced = same_state(game, steps[-1][1], t.state)
+        except Exception as exc:  # noqa: BLE001 - e.g. an engine change that refuses an old move
+            log.error("table %s: replaying its log raised %s", t.id, type(exc).__name__)
+            reproduced = False
+        if not reproduced:
+            self.replay_mismatches.append(t.id)
+            log.error(
+                "REPLAY MISMATCH: table %s (%s) replayed from its seed and %d log entries does not reproduce"
+                " its snapshot; continuing from the snapshot",
+                t.id,
+                t.game_id,
+                len(entries),
+            )
+        else:
+            # the turn in progress carries on: its narration, what its player may still take back, and its
+            # board post (keyed, as when it began, by the state number that started the turn)
+            t.undo_stack, t.turn_lines = current_turn(game, steps)
+            t.turn_key = f"{t.id}:{t.state_no - len(t.undo_stack)}"
+        log.info("loaded table %s (%s, state %s)", t.id, t.game_id, t.state_no)
 
     async def close(self) -> None:
         await self.store.close()
@@ -430,6 +493,7 @@ class TableHost(GuildCommands):
             now = self.clock()
             seed = seed if seed is not None else f"{self._rand.getrandbits(64):016x}"
             ai_seed = f"{self._rand.getrandbits(64):016x}"
+            seats = [SeatRow(0, caller.user_id, caller.name, None)]
             tid = await self.store.create_table(
                 guild_id=caller.guild_id,
                 channel_id=caller.channel_id,
@@ -439,9 +503,8 @@ class TableHost(GuildCommands):
                 seed=seed,
                 ai_seed=ai_seed,
                 now=now,
+                seats=seats,
             )
-            seats = [SeatRow(0, caller.user_id, caller.name, None)]
-            await self.store.save_seats(tid, seats, now)
             t = _Table(
                 tid,
                 caller.guild_id,
@@ -733,6 +796,8 @@ class TableHost(GuildCommands):
             now=now,
             deadlines=list(deadlines.values()),
             finished=finished,
+            # in the same transaction as the game-ending move: a crash just after it must not lose the results
+            results=self._result_rows(t, outcome, now) if finished else None,
         )
         undoable = bool(game.undoable(before, seat, action))
         t.state, t.state_no, t.deadlines, t.updated = after, n, deadlines, now
@@ -778,8 +843,15 @@ class TableHost(GuildCommands):
         who = [t.who(s.seat) for s in t.seats]
         batch.summary = f"**Game over** · {game.info.title} · table {t.id}\n" + outcome_text(game, outcome, who)
         batch.replay = True
-        now = self.clock()
-        rows = [
+        t.deadlines.clear()
+        self._retire(t)
+        log.info("table %s finished", t.id)
+
+    @staticmethod
+    def _result_rows(t: _Table, outcome: Outcome | None, now: float) -> list[dict[str, Any]]:
+        """The statistics rows of a finished game, one per human seat (committed with the game-ending move)."""
+        outcome = outcome or Outcome((), "no one can move")
+        return [
             {
                 "table_id": t.id,
                 "guild_id": t.guild_id,
@@ -794,11 +866,6 @@ class TableHost(GuildCommands):
             for s in t.seats
             if s.user_id is not None and s.ai_level is None
         ]
-        if rows:
-            await self.store.record_results(rows)
-        t.deadlines.clear()
-        self._retire(t)
-        log.info("table %s finished", t.id)
 
     def _ai_action(self, t: _Table, seat: int, level: str) -> str:
         game = t.game
@@ -854,7 +921,7 @@ class TableHost(GuildCommands):
                 image = await self.pictures.render(t.game_id, game.view(t.state, None), None)
                 return Outputs(
                     ok=False,
-                    reply=f"This board is out of date (move {state_no}); here is the current one (move {t.state_no}).",
+                    reply=f"This board is out of date; here is the current one (move {t.state_no}).",
                     reply_image=image,
                 )
             seat = t.seat_of(caller.user_id)
@@ -863,19 +930,34 @@ class TableHost(GuildCommands):
                 names = ", ".join(t.who(s) for s in to_act)
                 return Outputs(ok=False, reply=f"You have no seat at this table. It's {names}'s turn.")
             try:
+                if len(text) > MAX_ACTION_CHARS:
+                    raise IllegalAction("bad_syntax", f"That is too long to be an action ({len(text)} characters).")
                 action = game.parse(text)
             except IllegalAction as exc:
-                legal = game.legal_actions(t.state, seat) if seat in to_act else []
-                return Outputs(ok=False, reply=exc.message + examples(legal))
+                # the engine's message may quote the typed text: defanged, and the turn named for an idle seat
+                if seat not in to_act:
+                    names = ", ".join(t.who(s) for s in to_act)
+                    return Outputs(ok=False, reply=clip(defang(f"{exc.message} It's {names}'s turn, not yours.")))
+                legal = game.legal_actions(t.state, seat)
+                return Outputs(ok=False, reply=clip(defang(exc.message) + examples(legal)))
             legal = game.legal_actions(t.state, seat)
             if seat not in to_act and action not in legal:
                 names = ", ".join(t.who(s) for s in to_act)
                 return Outputs(ok=False, reply=f"It's {names}'s turn, not yours.")
+            if action not in legal:
+                # only what legal_actions lists is ever committed, even if an engine's apply is more lenient;
+                # the engine's own words say why when it has them
+                try:
+                    game.apply(t.state, seat, action)
+                    why = f"`{action}` is not a legal action right now."
+                except IllegalAction as exc:
+                    why = exc.message
+                return Outputs(ok=False, reply=clip(defang(why) + examples(legal)))
             batch = _Batch()
             try:
                 await self._commit(t, seat, action, by_ai=False, user_id=caller.user_id, batch=batch)
             except IllegalAction as exc:
-                return Outputs(ok=False, reply=exc.message + examples(legal))
+                return Outputs(ok=False, reply=clip(defang(exc.message) + examples(legal)))
             await self._run_ais(t, batch)
             return await self._flush(t, batch, reply=f"You played `{action}`.")
 
@@ -1052,6 +1134,8 @@ class TableHost(GuildCommands):
                 )
         if t.status != "running":
             return None
+        if not t.loaded and not self._tick_due(t, now):
+            return None  # nothing falls due: the table stays unloaded
         async with t.lock:
             if t.status != "running" or t.state is None:
                 return None
@@ -1077,6 +1161,19 @@ class TableHost(GuildCommands):
             if batch.empty():
                 return None
             return await self._flush(t, batch)
+
+    @staticmethod
+    def _tick_due(t: _Table, now: float) -> bool:
+        """Whether a tick has work at a running table: an AI seat owes a move, or a deadline or its half-time
+        reminder falls due (the conditions :meth:`_tick_table` acts on)."""
+        if t.state is None:
+            return False
+        if any(t.seats[s].ai_level is not None for s in t.game.to_act(t.state)):
+            return True
+        return any(
+            now >= d.due or (not d.reminded and now >= d.started + (d.due - d.started) / 2)
+            for d in t.deadlines.values()
+        )
 
     async def _time_out(self, t: _Table, seat: int, takeover: bool, batch: _Batch) -> None:
         """The seat's whole remaining turn is decided for it: by the AI, or the game's documented default."""
