@@ -1,10 +1,17 @@
 """A small loopback fake Discord (aiohttp on 127.0.0.1, a random port) for what simcord does not model:
 HTTP 429 with ``retry_after``, a rejected token at login, the real aiohttp client with multipart uploads, and
-a real gateway websocket (HELLO, IDENTIFY, READY, heartbeats, INTERACTION_CREATE).
+a real gateway websocket (HELLO, IDENTIFY, READY, GUILD_CREATE, heartbeats, INTERACTION_CREATE, RESUME and
+RESUMED, INVALID_SESSION), which can be closed or dropped mid-game to test reconnects.
 
-Point discord.py at it with :meth:`FakeDiscord.patch` (``Route.BASE`` and the default gateway). It runs its
-own event loop in a thread, so both synchronous tests (``parley run`` calls ``asyncio.run``) and async tests
-can use it. REST only covers what the tests need; anything else answers 404 and is recorded.
+Point discord.py at it with :meth:`FakeDiscord.patch` (``Route.BASE`` and the default gateway), or, in a child
+process, with :func:`patch_discord` (what ``python -m tests.discord.fakediscord PORT ...`` does before it runs
+the real ``parley`` command line). It runs its own event loop in a thread, so both synchronous tests (``parley
+run`` calls ``asyncio.run``) and async tests can use it. REST only covers what the tests need; anything else
+answers 404 and is recorded.
+
+Interactions are sent as Discord sends them, through the gateway: :meth:`FakeDiscord.slash`,
+:meth:`~FakeDiscord.autocomplete`, :meth:`~FakeDiscord.click` and :meth:`~FakeDiscord.select` each return the
+interaction's token, and :meth:`~FakeDiscord.answers` lists what the bot answered to it.
 """
 
 from __future__ import annotations
@@ -12,9 +19,10 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import sys
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +33,9 @@ from aiohttp import web
 GOOD_TOKEN = "good.token.for-the-fake"
 BOT_ID = 4242
 APP_ID = 4243
+EPHEMERAL = 64  # the message flag of an answer only its caller sees
+JOINED = "2026-01-01T00:00:00+00:00"
+MESSAGE_ID = web.RequestKey("message_id", int)  # set by the message routes for the request log
 
 
 @dataclass
@@ -33,32 +44,68 @@ class Request:
     path: str
     status: int
     at: float
+    message: int | None = None  # the channel message a post or an edit created or changed
+
+
+@dataclass(frozen=True)
+class Person:
+    """A member of the fake guild; a moderator holds Manage Channels (may open and run tables)."""
+
+    id: int
+    name: str
+    moderator: bool = False
+
+
+@dataclass
+class _Limit:
+    method: str
+    channel: int | None
+    left: int
+    retry_after: float
 
 
 @dataclass
 class FakeDiscord:
-    """Records every request; ``rate_limit_next(n, retry_after)`` answers the next n message posts with 429."""
+    """Records every request. ``rate_limit_next(n, retry_after)`` answers the next n message posts (or, with
+    ``method="PATCH"``, message edits) with 429. With ``guild_id`` set, READY lists that guild and a
+    GUILD_CREATE with its text channel ``channel_id`` follows, and the interaction builders act in it."""
 
+    guild_id: int | None = None
+    channel_id: int = 777
     requests: list[Request] = field(default_factory=list)
-    messages: dict[int, dict[str, Any]] = field(default_factory=dict)
+    messages: dict[int, dict[str, Any]] = field(default_factory=dict)  # channel and DM posts, edits merged in
+    channel_of: dict[int, int] = field(default_factory=dict)  # message id -> channel id
     files: dict[int, list[bytes]] = field(default_factory=dict)
     commands: list[dict[str, Any]] = field(default_factory=list)
     port: int = 0
-    _limited: int = 0
-    _retry_after: float = 0.0
-    _ids: Iterator[int] = field(default_factory=lambda: itertools.count(10_000))
     identified: list[dict[str, Any]] = field(default_factory=list)
+    resumed: list[dict[str, Any]] = field(default_factory=list)  # RESUME payloads answered with RESUMED
+    invalidated: int = 0  # RESUMEs answered with INVALID_SESSION
+    invalidate_resume: bool = False  # answer the next RESUME with INVALID_SESSION (the client then IDENTIFYs)
     callbacks: list[dict[str, Any]] = field(default_factory=list)
     followups: list[dict[str, Any]] = field(default_factory=list)
-    _sockets: list[web.WebSocketResponse] = field(default_factory=list)
+    ephemeral: dict[int, dict[str, Any]] = field(default_factory=dict)  # follow-up messages as the client got them
+    dm_channels: dict[int, int] = field(default_factory=dict)  # DM channel id -> user id
+    _answers: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    _originals: dict[str, int] = field(default_factory=dict)  # a component interaction's token -> its message
+    _limits: list[_Limit] = field(default_factory=list)
+    _ids: Iterator[int] = field(default_factory=lambda: itertools.count(10_000))
+    _sockets: list[tuple[web.WebSocketResponse, web.Request]] = field(default_factory=list)
+    _events: list[tuple[int, str]] = field(default_factory=list)  # dispatched frames, for RESUME to replay
     _seq: int = 0
+    _session: str = ""
     _loop: asyncio.AbstractEventLoop | None = None
     _runner: web.AppRunner | None = None
     _thread: threading.Thread | None = None
 
     # -- control ---------------------------------------------------------------------------------------
-    def rate_limit_next(self, n: int, retry_after: float) -> None:
-        self._limited, self._retry_after = n, retry_after
+    def rate_limit_next(self, n: int, retry_after: float, *, method: str = "POST", channel: int | None = None) -> None:
+        """Answer the next ``n`` channel-message requests of ``method`` (POST = a post, PATCH = an edit), in
+        ``channel`` or any channel, with 429 and ``retry_after``."""
+        self._limits.append(_Limit(method, channel, n, retry_after))
+
+    def clear_rate_limits(self) -> None:
+        self._limits.clear()
 
     def start(self) -> None:
         ready = threading.Event()
@@ -86,24 +133,131 @@ class FakeDiscord:
         """discord.py talks to this server instead of discord.com while inside the block."""
         base = discord.http.Route.BASE
         gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
-        discord.http.Route.BASE = f"http://127.0.0.1:{self.port}/api/v10"
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{self.port}/gw")
+        patch_discord(self.port)
         try:
             yield
         finally:
             discord.http.Route.BASE = base
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = gateway
 
-    def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send a gateway event (as a text frame) to every connected shard."""
+    def _call(self, coro: Any) -> Any:
         assert self._loop is not None
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(10)
+
+    def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """Send a gateway event (as a text frame) to every connected shard. With none connected (the gateway
+        is down) the event waits, as on Discord, for a RESUME to replay it."""
 
         async def send() -> None:
-            for ws in list(self._sockets):
-                self._seq += 1
-                await ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+            self._seq += 1
+            text = json.dumps({"op": 0, "t": event, "s": self._seq, "d": data})
+            self._events.append((self._seq, text))
+            for ws, _ in list(self._sockets):
+                try:
+                    await ws.send_str(text)
+                except ConnectionError:
+                    self._forget(ws)
 
-        asyncio.run_coroutine_threadsafe(send(), self._loop).result(10)
+        self._call(send())
+
+    @property
+    def rate_limits_pending(self) -> int:
+        """429s armed with :meth:`rate_limit_next` that no request has met yet."""
+        return sum(limit.left for limit in self._limits)
+
+    @property
+    def connected(self) -> int:
+        """Gateway connections that finished READY or RESUMED."""
+        return len(self._sockets)
+
+    def close_gateway(self, code: int = 4000) -> None:
+        """Close every gateway connection with ``code`` (not waiting for the client's answer). The client
+        should come back with RESUME (any code but 1000 and the fatal 4004, 4010-4014)."""
+
+        async def close() -> None:
+            sockets, self._sockets[:] = list(self._sockets), []
+            for ws, _ in sockets:
+                asyncio.ensure_future(ws.close(code=code))
+
+        self._call(close())
+
+    def drop_gateway(self) -> None:
+        """Cut the gateway's TCP connections without a close frame, as a network failure does."""
+
+        async def drop() -> None:
+            sockets, self._sockets[:] = list(self._sockets), []
+            for _, request in sockets:
+                if request.transport is not None:
+                    request.transport.abort()
+
+        self._call(drop())
+
+    # -- interactions, as Discord sends them over the gateway ---------------------------------------------
+    def slash(self, person: Person, path: str, **values: str | int) -> str:
+        """A slash command (``"table ai add"``, level="easy"); returns the interaction token."""
+        options = [{"name": k, "type": 4 if isinstance(v, int) else 3, "value": v} for k, v in values.items()]
+        return self._command(2, person, path, options)
+
+    def autocomplete(self, person: Person, path: str, option: str, typed: str) -> str:
+        """Typing ``typed`` in ``option`` of a command; the bot answers with a type 8 callback."""
+        return self._command(4, person, path, [{"name": option, "type": 3, "value": typed, "focused": True}])
+
+    def click(self, person: Person, message_id: int, custom_id: str) -> str:
+        data = {"custom_id": custom_id, "component_type": 2}
+        return self._component(person, message_id, data)
+
+    def select(self, person: Person, message_id: int, custom_id: str, values: Sequence[str]) -> str:
+        data = {"custom_id": custom_id, "component_type": 3, "values": list(values)}
+        return self._component(person, message_id, data)
+
+    def answers(self, token: str) -> list[dict[str, Any]]:
+        """What the bot answered to one interaction, in order: ``{"kind": "callback", "type", "data"}``,
+        ``{"kind": "followup", "id", ...payload}`` and ``{"kind": "edit", ...payload}``."""
+        return list(self._answers.get(token, []))
+
+    def _command(self, kind: int, person: Person, path: str, options: list[dict[str, Any]]) -> str:
+        names = path.split()
+        for depth in range(len(names) - 1, 0, -1):
+            options = [{"name": names[depth], "type": 1 if depth == len(names) - 1 else 2, "options": options}]
+        data = {"id": "1", "name": names[0], "type": 1, "guild_id": str(self.guild_id), "options": options}
+        return self._interact(kind, person, data)
+
+    def _component(self, person: Person, message_id: int, data: dict[str, Any]) -> str:
+        if message_id in self.ephemeral:
+            message = self.ephemeral[message_id]
+        else:
+            message = _message(message_id, self.channel_of[message_id], self.messages[message_id])
+        return self._interact(3, person, data, message=message)
+
+    def _interact(self, kind: int, person: Person, data: dict[str, Any], message: Any = None) -> str:
+        assert self.guild_id is not None, "the interaction builders need a guild_id"
+        number = next(self._ids)
+        token = f"interaction-token-{number}"
+        self._answers[token] = []
+        payload: dict[str, Any] = {
+            "id": str(number),
+            "application_id": str(APP_ID),
+            "type": kind,
+            "token": token,
+            "version": 1,
+            "guild_id": str(self.guild_id),
+            "channel_id": str(self.channel_id),
+            "channel": _channel(self.channel_id, self.guild_id),
+            "member": _member(person),
+            "app_permissions": str(discord.Permissions.all().value),
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "entitlements": [],
+            "authorizing_integration_owners": {},
+            "context": 0,
+            "attachment_size_limit": 26214400,
+            "data": data,
+        }
+        if message is not None:
+            payload["message"] = message
+            self._originals[token] = int(message["id"])
+        self.dispatch("INTERACTION_CREATE", payload)
+        return token
 
     # -- the server ------------------------------------------------------------------------------------
     async def _start(self) -> None:
@@ -114,7 +268,9 @@ class FakeDiscord:
                 web.get("/api/v10/gateway/bot", self._gateway_bot),
                 web.post("/api/v10/interactions/{id}/{token}/callback", self._callback),
                 web.post("/api/v10/webhooks/{app}/{token}", self._followup),
+                web.patch("/api/v10/webhooks/{app}/{token}/messages/{message}", self._edit_answer),
                 web.get("/api/v10/users/@me", self._me),
+                web.post("/api/v10/users/@me/channels", self._open_dm),
                 web.get("/api/v10/oauth2/applications/@me", self._application),
                 web.put("/api/v10/applications/{app}/commands", self._sync),
                 web.put("/api/v10/applications/{app}/guilds/{guild}/commands", self._sync),
@@ -129,6 +285,9 @@ class FakeDiscord:
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     async def _stop(self) -> None:
+        for ws, _ in list(self._sockets):
+            with suppress(Exception):
+                await asyncio.wait_for(ws.close(code=1001), 1)
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -144,7 +303,8 @@ class FakeDiscord:
             except web.HTTPNotFound:
                 response = _json({"message": "404: Not Found", "code": 0}, status=404)
         assert self._loop is not None
-        self.requests.append(Request(request.method, request.path, response.status, self._loop.time()))
+        message = request.get(MESSAGE_ID) if response.status < 300 else None
+        self.requests.append(Request(request.method, request.path, response.status, self._loop.time(), message))
         return response
 
     # -- the gateway ---------------------------------------------------------------------------------------
@@ -152,10 +312,16 @@ class FakeDiscord:
         limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
         return _json({"url": f"ws://127.0.0.1:{self.port}/gw", "shards": 1, "session_start_limit": limit})
 
+    def _forget(self, ws: web.WebSocketResponse) -> None:
+        self._sockets[:] = [(s, r) for s, r in self._sockets if s is not ws]
+
+    async def _send(self, ws: web.WebSocketResponse, event: str, data: dict[str, Any]) -> None:
+        self._seq += 1
+        await ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse()
         await ws.prepare(request)
-        self._sockets.append(ws)
         await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 45_000}}))
         async for frame in ws:
             message = json.loads(frame.data)
@@ -165,24 +331,51 @@ class FakeDiscord:
                 if message["d"].get("token") != GOOD_TOKEN:
                     await ws.close(code=4004)
                     break
-                self.identified.append(message["d"])
-                self._seq += 1
-                ready = {
-                    "v": 10,
-                    "user": _user(BOT_ID, "parley", bot=True),
-                    "guilds": [],
-                    "session_id": "fake-session",
-                    "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gw",
-                    "shard": message["d"].get("shard", [0, 1]),
-                    "application": {"id": str(APP_ID), "flags": 0},
-                }
-                await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": self._seq, "d": ready}))
-        self._sockets.remove(ws)
+                await self._identify(ws, request, message["d"])
+            elif message["op"] == 6:  # resume
+                await self._resume(ws, request, message["d"])
+        self._forget(ws)
         return ws
 
+    async def _identify(self, ws: web.WebSocketResponse, request: web.Request, data: dict[str, Any]) -> None:
+        self.identified.append(data)
+        self._session = f"fake-session-{len(self.identified)}"
+        ready = {
+            "v": 10,
+            "user": _user(BOT_ID, "parley", bot=True),
+            "guilds": [] if self.guild_id is None else [{"id": str(self.guild_id), "unavailable": True}],
+            "session_id": self._session,
+            "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gw",
+            "shard": data.get("shard", [0, 1]),
+            "application": {"id": str(APP_ID), "flags": 0},
+        }
+        await self._send(ws, "READY", ready)
+        if self.guild_id is not None:
+            await self._send(ws, "GUILD_CREATE", _guild(self.guild_id, self.channel_id))
+        self._sockets.append((ws, request))
+
+    async def _resume(self, ws: web.WebSocketResponse, request: web.Request, data: dict[str, Any]) -> None:
+        if self.invalidate_resume or data.get("session_id") != self._session or data.get("token") != GOOD_TOKEN:
+            # the session cannot be resumed: the client must IDENTIFY again (events in between are lost)
+            self.invalidate_resume = False
+            self.invalidated += 1
+            await ws.send_str(json.dumps({"op": 9, "d": False}))
+            return
+        self.resumed.append(data)
+        for seq, text in self._events:
+            if seq > (data.get("seq") or 0):  # what the client missed while it was away, in order
+                await ws.send_str(text)
+        await self._send(ws, "RESUMED", {})
+        self._sockets.append((ws, request))
+
+    # -- interaction answers -------------------------------------------------------------------------------
     async def _callback(self, request: web.Request) -> web.Response:
         body = await request.json()
         self.callbacks.append(body)
+        answers = self._answers.setdefault(request.match_info["token"], [])
+        if body["type"] != 8 and any(a["kind"] == "callback" for a in answers):
+            return _json({"message": "Interaction has already been acknowledged.", "code": 40060}, status=400)
+        answers.append({"kind": "callback", "type": body["type"], "data": body.get("data")})
         flags = (body.get("data") or {}).get("flags", 0)
         return _json(
             {
@@ -192,7 +385,7 @@ class FakeDiscord:
                     "activity_instance_id": None,
                     "response_message_id": None,
                     "response_message_loading": body["type"] == 5,
-                    "response_message_ephemeral": bool(flags & 64),
+                    "response_message_ephemeral": bool(flags & EPHEMERAL),
                 }
             }
         )
@@ -200,11 +393,34 @@ class FakeDiscord:
     async def _followup(self, request: web.Request) -> web.Response:
         payload, _files = await _read_message(request)
         self.followups.append(payload)
-        return _json(_message(next(self._ids), 0, payload))
+        message_id = next(self._ids)
+        message = _message(message_id, self.channel_id, payload)
+        message["flags"] = payload.get("flags", 0)
+        self.ephemeral[message_id] = message
+        self._answers.setdefault(request.match_info["token"], []).append(
+            {"kind": "followup", "id": message_id, **payload}
+        )
+        return _json(message)
+
+    async def _edit_answer(self, request: web.Request) -> web.Response:
+        payload, _files = await _read_message(request)
+        token = request.match_info["token"]
+        self._answers.setdefault(token, []).append({"kind": "edit", **payload})
+        target = request.match_info["message"]
+        message_id = self._originals.get(token, 0) if target == "@original" else int(target)
+        message = self.ephemeral.get(message_id) or _message(message_id, self.channel_id, {})
+        message.update({k: v for k, v in payload.items() if k in ("content", "components")})
+        return _json(message)
 
     # -- REST ------------------------------------------------------------------------------------------
     async def _me(self, request: web.Request) -> web.Response:
         return _json(_user(BOT_ID, "parley", bot=True))
+
+    async def _open_dm(self, request: web.Request) -> web.Response:
+        user_id = int((await request.json())["recipient_id"])
+        channel_id = 900_000_000 + user_id
+        self.dm_channels[channel_id] = user_id
+        return _json({"id": str(channel_id), "type": 1, "last_message_id": None, "recipients": [_user(user_id, "p")]})
 
     async def _application(self, request: web.Request) -> web.Response:
         return _json(
@@ -228,37 +444,58 @@ class FakeDiscord:
         out = [dict(cmd, id=str(next(self._ids)), application_id=str(APP_ID), version="1") for cmd in body]
         return _json(out)
 
+    def _rate_limited(self, request: web.Request) -> web.Response | None:
+        channel = int(request.match_info["channel"])
+        for limit in self._limits:
+            if limit.left > 0 and limit.method == request.method and limit.channel in (None, channel):
+                limit.left -= 1
+                return _json(
+                    {"message": "You are being rate limited.", "retry_after": limit.retry_after, "global": False},
+                    status=429,
+                    headers={
+                        "Via": "1.1 google",  # without it discord.py takes a 429 for a Cloudflare ban
+                        "Retry-After": str(max(1, round(limit.retry_after))),
+                        "X-RateLimit-Limit": "5",
+                        "X-RateLimit-Remaining": "0",
+                        "X-RateLimit-Reset-After": str(limit.retry_after),
+                        "X-RateLimit-Bucket": "fake-bucket",
+                        "X-RateLimit-Scope": "user",
+                    },
+                )
+        return None
+
     async def _post_message(self, request: web.Request) -> web.Response:
-        if self._limited > 0:
-            self._limited -= 1
-            return _json(
-                {"message": "You are being rate limited.", "retry_after": self._retry_after, "global": False},
-                status=429,
-                headers={
-                    "Via": "1.1 google",
-                    "Retry-After": str(max(1, round(self._retry_after))),
-                    "X-RateLimit-Limit": "5",
-                    "X-RateLimit-Remaining": "0",
-                    "X-RateLimit-Reset-After": str(self._retry_after),
-                    "X-RateLimit-Bucket": "fake-bucket",
-                    "X-RateLimit-Scope": "user",
-                },
-            )
+        limited = self._rate_limited(request)
+        if limited is not None:
+            return limited
         payload, files = await _read_message(request)
         message_id = next(self._ids)
+        channel_id = int(request.match_info["channel"])
         self.messages[message_id] = payload
+        self.channel_of[message_id] = channel_id
         self.files[message_id] = files
-        return _json(_message(message_id, int(request.match_info["channel"]), payload))
+        request[MESSAGE_ID] = message_id
+        return _json(_message(message_id, channel_id, payload))
 
     async def _edit_message(self, request: web.Request) -> web.Response:
         message_id = int(request.match_info["message"])
         if message_id not in self.messages:
             return _json({"message": "Unknown Message", "code": 10008}, status=404)
+        limited = self._rate_limited(request)
+        if limited is not None:
+            return limited
         payload, files = await _read_message(request)
         self.messages[message_id].update(payload)
         if files or "attachments" in payload:
             self.files[message_id] = files
+        request[MESSAGE_ID] = message_id
         return _json(_message(message_id, int(request.match_info["channel"]), self.messages[message_id]))
+
+
+def patch_discord(port: int) -> None:
+    """Point discord.py at the fake on ``port`` (REST base and default gateway), for this process."""
+    discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gw")
 
 
 def _json(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
@@ -295,13 +532,88 @@ def _user(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
     }
 
 
+def _member(person: Person) -> dict[str, Any]:
+    perms = discord.Permissions(view_channel=True, send_messages=True, manage_channels=person.moderator)
+    return {
+        "user": _user(person.id, person.name),
+        "nick": None,
+        "roles": [],
+        "joined_at": JOINED,
+        "deaf": False,
+        "mute": False,
+        "flags": 0,
+        "permissions": str(perms.value),
+    }
+
+
+def _channel(channel_id: int, guild_id: int) -> dict[str, Any]:
+    return {
+        "id": str(channel_id),
+        "type": 0,
+        "guild_id": str(guild_id),
+        "name": "tavern",
+        "position": 0,
+        "permission_overwrites": [],
+        "nsfw": False,
+        "parent_id": None,
+        "flags": 0,
+        "topic": None,
+        "last_message_id": None,
+        "rate_limit_per_user": 0,
+    }
+
+
+def _guild(guild_id: int, channel_id: int) -> dict[str, Any]:
+    everyone = {
+        "id": str(guild_id),
+        "name": "@everyone",
+        "permissions": str(discord.Permissions(view_channel=True, send_messages=True).value),
+        "position": 0,
+        "color": 0,
+        "hoist": False,
+        "managed": False,
+        "mentionable": False,
+        "flags": 0,
+    }
+    me = {"user": _user(BOT_ID, "parley", bot=True), "roles": [], "joined_at": JOINED, "deaf": False, "mute": False}
+    return {
+        "id": str(guild_id),
+        "name": "Pirates",
+        "icon": None,
+        "owner_id": "1",
+        "verification_level": 0,
+        "default_message_notifications": 0,
+        "explicit_content_filter": 0,
+        "mfa_level": 0,
+        "nsfw_level": 0,
+        "premium_tier": 0,
+        "preferred_locale": "en-US",
+        "features": [],
+        "roles": [everyone],
+        "emojis": [],
+        "stickers": [],
+        "channels": [_channel(channel_id, guild_id)],
+        "threads": [],
+        "members": [dict(me, flags=0)],
+        "member_count": 2,
+        "large": False,
+        "unavailable": False,
+        "joined_at": JOINED,
+        "voice_states": [],
+        "presences": [],
+        "stage_instances": [],
+        "guild_scheduled_events": [],
+        "system_channel_flags": 0,
+    }
+
+
 def _message(message_id: int, channel_id: int, payload: dict[str, Any]) -> dict[str, Any]:
     return {
         "id": str(message_id),
         "channel_id": str(channel_id),
         "author": _user(BOT_ID, "parley", bot=True),
         "content": payload.get("content", ""),
-        "timestamp": "2026-01-01T00:00:00+00:00",
+        "timestamp": JOINED,
         "edited_timestamp": None,
         "tts": False,
         "mention_everyone": False,
@@ -314,3 +626,12 @@ def _message(message_id: int, channel_id: int, payload: dict[str, Any]) -> dict[
         "components": payload.get("components", []),
         "flags": 0,
     }
+
+
+if __name__ == "__main__":
+    # ``python -m tests.discord.fakediscord PORT run`` is ``parley run`` pointed at a fake on PORT: the real
+    # command line and client, only the two Discord addresses replaced (no product code knows the fake).
+    patch_discord(int(sys.argv[1]))
+    from bot.__main__ import main
+
+    sys.exit(main(sys.argv[2:]))
