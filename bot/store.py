@@ -107,6 +107,10 @@ MIGRATIONS: tuple[str, ...] = (
     """
     CREATE INDEX tables_status ON tables (status);
     """,
+    # 4: the state number the board post shows, so a restart can tell that a crash lost the newest board
+    """
+    ALTER TABLE board_posts ADD COLUMN state_no INTEGER;
+    """,
 )
 
 RECORD_RESULTS = (
@@ -436,13 +440,26 @@ class Store:
             row = await cur.fetchone()
         return None if row is None else (row["board_key"], int(row["channel_id"]), int(row["message_id"]))
 
-    async def save_board_post(self, table_id: int, board_key: str, channel_id: int, message_id: int) -> None:
+    async def save_board_post(
+        self, table_id: int, board_key: str, channel_id: int, message_id: int, state_no: int | None = None
+    ) -> None:
+        """Remember the message showing the table's board and the state number it shows (after a send or an edit)."""
         async with self._write:
             await self._run(
-                "INSERT OR REPLACE INTO board_posts (table_id, board_key, channel_id, message_id) VALUES (?, ?, ?, ?)",
-                (table_id, board_key, channel_id, message_id),
+                "INSERT OR REPLACE INTO board_posts (table_id, board_key, channel_id, message_id, state_no)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (table_id, board_key, channel_id, message_id, state_no),
             )
             await self.db.commit()
+
+    async def shown_states(self) -> dict[int, int]:
+        """``{table_id: state number its saved board post shows}`` for the lobby and running tables."""
+        async with self.db.execute(
+            "SELECT b.table_id, b.state_no FROM board_posts b JOIN tables t ON t.id = b.table_id"
+            " WHERE t.status IN ('lobby', 'running') AND b.state_no IS NOT NULL"
+        ) as cur:
+            rows = await cur.fetchall()
+        return {int(r["table_id"]): int(r["state_no"]) for r in rows}
 
     # -- settings ------------------------------------------------------------------------------------
     async def settings(self, guild_id: int) -> dict[str, Any]:

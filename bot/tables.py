@@ -95,6 +95,14 @@ class _Table:
     # moves of the current turn that may be taken back: (state before, seat, undoable)
     undo_stack: list[tuple[State, int, bool]] = field(default_factory=list)
     deadlines: dict[int, DeadlineRow] = field(default_factory=dict)
+    # seat -> the state number its own latest action (or undo) produced, known from ``fresh_from`` on (the
+    # state number when the table was loaded): lets a simultaneous decision taken on a slightly older board stand
+    acted: dict[int, int] = field(default_factory=dict)
+    fresh_from: int = -1
+
+    def __post_init__(self) -> None:
+        if self.fresh_from < 0:
+            self.fresh_from = self.state_no
 
     @property
     def game(self) -> Game:
@@ -801,6 +809,7 @@ class TableHost(GuildCommands):
         )
         undoable = bool(game.undoable(before, seat, action))
         t.state, t.state_no, t.deadlines, t.updated = after, n, deadlines, now
+        t.acted[seat] = n
         # a new board post whenever someone starts to owe a decision they did not owe just before
         new_turn = any(s not in before_to_act for s in to_act)
         if new_turn:
@@ -917,7 +926,7 @@ class TableHost(GuildCommands):
                 return Outputs(ok=False, reply="This game is over.")
             game = t.game
             assert t.state is not None
-            if state_no is not None and state_no != t.state_no:
+            if state_no is not None and state_no != t.state_no and not self._only_others_moved(t, caller, state_no):
                 image = await self.pictures.render(t.game_id, game.view(t.state, None), None)
                 return Outputs(
                     ok=False,
@@ -961,6 +970,21 @@ class TableHost(GuildCommands):
             await self._run_ais(t, batch)
             return await self._flush(t, batch, reply=f"You played `{action}`.")
 
+    @staticmethod
+    def _only_others_moved(t: _Table, caller: Caller, state_no: int) -> bool:
+        """Whether a decision taken on the board of ``state_no`` still stands although the table moved on: in
+        a simultaneous phase (Flagon's planning, Yellow Fever) the other seats' decisions do not make a seat's
+        own pick stale, as long as that seat has neither acted nor undone since and still owes a decision.
+        A second tap of the same button is stale, since the seat's first tap has acted."""
+        seat = t.seat_of(caller.user_id)
+        return (
+            seat is not None
+            and t.state is not None
+            and t.fresh_from <= state_no < t.state_no
+            and t.acted.get(seat, -1) <= state_no
+            and seat in t.game.to_act(t.state)
+        )
+
     @guarded
     async def undo(self, caller: Caller) -> Outputs:
         t = self._active_table(caller.channel_id)
@@ -997,6 +1021,7 @@ class TableHost(GuildCommands):
             )
             t.undo_stack.pop()
             t.state, t.state_no, t.updated = before, n, now
+            t.acted[seat] = n
             t.turn_lines.append(line)
             batch = _Batch()
             self._pend_board(t, batch)
@@ -1015,6 +1040,25 @@ class TableHost(GuildCommands):
             batch = _Batch()
             self._pend_board(t, batch)
             return await self._flush(t, batch, reply="Here is the board.")
+
+    async def lost_boards(self) -> list[Outputs]:
+        """After a crash: a fresh board post for every running table whose saved board post shows an older state
+        than the committed one (the move was acknowledged, but the bot died before its board post arrived)."""
+        outs: list[Outputs] = []
+        for table_id, shown in (await self.store.shown_states()).items():
+            t = self._tables.get(table_id)
+            if t is None or t.status != "running" or shown >= t.state_no:
+                continue
+            try:
+                async with t.lock:
+                    t.turn_key = f"{t.id}:{t.state_no}:s{self._rand.getrandbits(24):06x}"
+                    batch = _Batch()
+                    self._pend_board(t, batch)
+                    outs.append(await self._flush(t, batch, reply=""))
+            except Exception as exc:  # noqa: BLE001 - one broken table must not keep the others' boards back
+                self.internal_errors += 1
+                log.error("table %s: reposting its board failed: %s", t.id, type(exc).__name__)
+        return outs
 
     @guarded
     async def history(self, caller: Caller) -> Outputs:

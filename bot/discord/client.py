@@ -83,6 +83,7 @@ class ParleyBot(commands.AutoShardedBot):
         self.dev_guild = dev_guild
         self.mode = mode
         self._host_started = False
+        self._recovery: asyncio.Task[None] | None = None
         self.tick_loop.change_interval(seconds=tick_seconds)
 
     async def setup_hook(self) -> None:
@@ -93,11 +94,20 @@ class ParleyBot(commands.AutoShardedBot):
         await self.host.start()
         self._host_started = True
         self.tick_loop.start()
+        self._recovery = asyncio.create_task(self._repost_lost_boards())
         if self.dev_guild:
             guild = discord.Object(id=self.dev_guild)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to the development guild %s", len(synced), self.dev_guild)
+
+    async def _repost_lost_boards(self) -> None:
+        """A crash between a committed move and its board post must not leave the channel showing an old board."""
+        try:
+            for out in await self.host.lost_boards():
+                await self.delivery.deliver(out)
+        except Exception:
+            log.exception("reposting boards after a restart failed")
 
     @tasks.loop(seconds=TICK_SECONDS)
     async def tick_loop(self) -> None:
@@ -116,6 +126,8 @@ class ParleyBot(commands.AutoShardedBot):
     async def close(self) -> None:
         if self.tick_loop.is_running():
             self.tick_loop.cancel()
+        if self._recovery is not None and not self._recovery.done():
+            self._recovery.cancel()
         await self.delivery.drain()
         if self._host_started:
             self._host_started = False

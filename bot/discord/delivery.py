@@ -106,6 +106,10 @@ class Delivery:
                     view=view,
                     allowed_mentions=mentions,
                 )
+                if post.table_id is not None:
+                    await self.host.store.save_board_post(
+                        post.table_id, board.board_key, board.channel_id, board.message_id, post.state_no
+                    )
                 return
             except discord.NotFound:
                 pass  # someone deleted it: post a fresh one below
@@ -117,7 +121,9 @@ class Delivery:
             # Older boards keep their buttons: a click there is refused politely as out of date.
             self._boards[key] = _Board(post.board_key, channel_id, sent.id)
             if post.table_id is not None:
-                await self.host.store.save_board_post(post.table_id, post.board_key, channel_id, sent.id)
+                await self.host.store.save_board_post(
+                    post.table_id, post.board_key, channel_id, sent.id, post.state_no
+                )
 
     # -- DMs -------------------------------------------------------------------------------------------
     async def _dm(self, channel_id: int | None, user_id: int, post: Post) -> None:

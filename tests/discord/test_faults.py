@@ -382,7 +382,7 @@ async def test_parley_run_is_stopped_and_restarted_on_the_same_database_and_the_
 
         # SIGKILL in the middle of a delivery: the move is acknowledged ("You played …") but its board edit is
         # waiting out a long 429 when the process dies. After the restart the move is there; the board post
-        # that missed it refuses its stale button politely, and /table status brings a board that works.
+        # that missed it refuses its stale button politely, and the restarted bot reposts the lost board itself.
         fake.rate_limit_next(1, 60.0, method="PATCH", channel=CHANNEL)
         fake.rate_limit_next(1, 60.0, method="POST", channel=CHANNEL)
         action = (await ana.offered())[0]
@@ -395,12 +395,14 @@ async def test_parley_run_is_stopped_and_restarted_on_the_same_database_and_the_
         fake.clear_rate_limits()
         fake.requests.clear()  # the killed process's 429 will never be retried: forget it
         await until(lambda: not fake.connected, what="the gateway connection to go")
+        old_board, _, _ = current_board(fake)
         await parley.start()
-        board_id, _, _ = current_board(fake)
-        stale = await Ana(fake).click_turn(board_id)  # no board carries the committed state yet
+        committed = db_state(parley.db)()
+        await until(lambda: current_board(fake)[2] == committed, what="the restarted bot to repost the lost board")
+        stale = await Ana(fake).click_turn(old_board)
         assert "out of date" in stale["content"] and not stale.get("components"), stale
-        await ana.command("table status")
         board_id, table_id, state_no = current_board(fake)
+        assert board_id != old_board
         custom_id, action = await ana.pick_on_board(board_id)
         assert custom_id.startswith(f"parley:pick:{table_id}:{state_no}:")
         played.append(action)

@@ -135,3 +135,23 @@ async def test_undo_and_the_turns_narration_survive_a_restart(make_host: HostFac
     assert not (await second.undo(ANA)).ok
     board = (await second.status(BEN)).public[-1].text
     assert "Ana (Red): Red made a mark." in board and "ready" not in board  # the turn's own narration
+
+
+async def test_a_board_post_lost_in_a_crash_is_reposted_after_the_restart(make_host: HostFactory) -> None:
+    first = await make_host()
+    await running(first, BEN)
+    out = await first.play(ANA, "mark")
+    board = next(p for p in out.public if p.board_key is not None)
+    # the transport delivered this board; the next move is committed, but the bot dies before its post arrives
+    await first.store.save_board_post(board.table_id, board.board_key, CHANNEL, 555, board.state_no)
+    assert (await first.play(ANA, "mark")).ok
+    committed = first.table_for(CHANNEL).state_no
+    await first.close()
+
+    second = await make_host()
+    [repost] = await second.lost_boards()
+    [post] = [p for p in repost.public if p.board_key is not None]
+    assert post.state_no == committed and post.image and post.buttons and repost.channel_id == CHANNEL
+    # once that post is delivered, nothing is lost any more
+    await second.store.save_board_post(post.table_id, post.board_key, CHANNEL, 556, post.state_no)
+    assert await second.lost_boards() == []
