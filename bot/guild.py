@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.api import Caller, Outputs, guarded
-from bot.outputs import clip, duration
+from bot.outputs import clip, duration, quote
 from bot.store import Store
 from rules import registry
 
@@ -77,7 +77,9 @@ class GuildCommands:
         try:
             game = registry.get(game_id)
         except KeyError:
-            return Outputs(ok=False, reply=f"There is no game '{game_id}'. Games: {', '.join(registry.game_ids())}.")
+            return Outputs(
+                ok=False, reply=f"There is no game '{quote(game_id)}'. Games: {', '.join(registry.game_ids())}."
+            )
         rows = await self.store.leaderboard(caller.guild_id, game.info.id)
         if not rows:
             return Outputs(reply=f"No finished {game.info.title} games on this server yet.")
@@ -98,5 +100,7 @@ class GuildCommands:
         try:
             game = registry.get(game_id)
         except KeyError:
-            return Outputs(ok=False, reply=f"There is no game '{game_id}'. Games: {', '.join(registry.game_ids())}.")
+            return Outputs(
+                ok=False, reply=f"There is no game '{quote(game_id)}'. Games: {', '.join(registry.game_ids())}."
+            )
         return Outputs(reply=clip(f"**{game.info.title}**\n{game.info.rules or game.info.blurb}", 3900))

@@ -3,6 +3,7 @@ messages, from the one seat's own view)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rules.core import Game, Outcome
@@ -150,3 +151,32 @@ def duration(seconds: float) -> str:
     if seconds >= 60:
         return f"{seconds // 60} min"
     return f"{seconds} s"
+
+
+#: a typed action longer than this is refused before parsing (the longest real one is ~30 characters), so a
+#: refusal never quotes a huge input back
+MAX_ACTION_CHARS = 200
+_MENTION = re.compile(r"@(?:everyone|here)|<(?:@[!&]?|#)\d+>")
+
+
+def defang(text: str) -> str:
+    """A message that may quote what a user typed, made safe to send: control and format characters and
+    unpaired surrogates dropped (newlines kept), and mentions broken with a zero-width space so a quoted
+    ``@everyone`` or ``<@id>`` can never ping anyone, whatever the transport's mention settings."""
+    text = "".join(ch for ch in text if ch == "\n" or ch.isprintable())
+    return _MENTION.sub(lambda m: m.group(0).replace("@", "@\u200b").replace("<#", "<#\u200b"), text)
+
+
+def quote(text: str, limit: int = 60) -> str:
+    """User text quoted back in a reply (an unknown game id, say): defanged and cut short."""
+    text = defang(str(text))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def refusal(message: str, legal: list[str]) -> str:
+    """An engine's refusal (which may quote what was typed) made safe, ended as a sentence, with a few of the
+    legal actions after it."""
+    text = defang(message).rstrip()
+    if text and text[-1] not in ".!?:)`":
+        text += "."
+    return clip(text + examples(legal))

@@ -22,10 +22,11 @@ from bot.outputs import (
     clip,
     defang,
     duration,
-    examples,
     outcome_text,
     private_part,
     private_text,
+    quote,
+    refusal,
     seat_label,
 )
 from bot.pictures import Pictures, Renderer
@@ -482,11 +483,16 @@ class TableHost(GuildCommands):
         try:
             game = registry.get(game_id)
         except KeyError:
-            return Outputs(ok=False, reply=f"There is no game '{game_id}'. Games: {', '.join(registry.game_ids())}.")
+            return Outputs(
+                ok=False, reply=f"There is no game '{quote(game_id)}'. Games: {', '.join(registry.game_ids())}."
+            )
+        if any(len(str(k)) > 100 or len(str(v)) > 100 for k, v in (options or {}).items()):
+            # an autocompleted option is free text: never quote a huge one back
+            return Outputs(ok=False, reply=f"Those are not {game.info.title} options; pick them from the lists.")
         try:
             opts = game.resolve_options(options)
         except IllegalAction as exc:
-            return Outputs(ok=False, reply=exc.message)
+            return Outputs(ok=False, reply=clip(defang(exc.message)))
         settings = await self._guild_settings(caller.guild_id)
         if not (caller.moderator or settings["anyone_can_open"]):
             return Outputs(
@@ -948,7 +954,7 @@ class TableHost(GuildCommands):
                     names = ", ".join(t.who(s) for s in to_act)
                     return Outputs(ok=False, reply=clip(defang(f"{exc.message} It's {names}'s turn, not yours.")))
                 legal = game.legal_actions(t.state, seat)
-                return Outputs(ok=False, reply=clip(defang(exc.message) + examples(legal)))
+                return Outputs(ok=False, reply=refusal(exc.message, legal))
             legal = game.legal_actions(t.state, seat)
             if seat not in to_act and action not in legal:
                 names = ", ".join(t.who(s) for s in to_act)
@@ -961,12 +967,12 @@ class TableHost(GuildCommands):
                     why = f"`{action}` is not a legal action right now."
                 except IllegalAction as exc:
                     why = exc.message
-                return Outputs(ok=False, reply=clip(defang(why) + examples(legal)))
+                return Outputs(ok=False, reply=refusal(why, legal))
             batch = _Batch()
             try:
                 await self._commit(t, seat, action, by_ai=False, user_id=caller.user_id, batch=batch)
             except IllegalAction as exc:
-                return Outputs(ok=False, reply=clip(defang(exc.message) + examples(legal)))
+                return Outputs(ok=False, reply=refusal(exc.message, legal))
             await self._run_ais(t, batch)
             return await self._flush(t, batch, reply=f"You played `{action}`.")
 

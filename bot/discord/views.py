@@ -9,6 +9,7 @@ pages, and a group too big for one menu becomes a menu of ranges that opens a se
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -89,6 +90,12 @@ def menus_for(choices: list[Choice]) -> list[Menu]:
     return menus
 
 
+def fingerprint(choices: list[Choice]) -> str:
+    """A short digest of the offered actions in order: the menus' values index them, so a pick made on an older
+    picker still means what its player saw as long as the digest of their current choices is the same."""
+    return hashlib.sha1("\n".join(c.action for c in choices).encode("utf-8", "replace")).hexdigest()[:8]
+
+
 def page_count(menus: list[Menu]) -> int:
     return max(1, -(-len(menus) // MENUS_PER_PAGE))
 
@@ -100,8 +107,9 @@ def picker_view(table_id: int, state_no: int, choices: list[Choice], page: int =
     page = min(max(page, 0), pages - 1)
     view = discord.ui.View(timeout=None)
     first = page * MENUS_PER_PAGE
+    digest = fingerprint(choices)
     for slot, menu in enumerate(menus[first : first + MENUS_PER_PAGE]):
-        view.add_item(PickSelect(table_id, state_no, page, first + slot, menu, row=slot))
+        view.add_item(PickSelect(table_id, state_no, page, first + slot, menu, row=slot, digest=digest))
     if pages > 1:
         view.add_item(PageButton(table_id, state_no, page - 1, "◀ Prev", disabled=page == 0))
         view.add_item(PageButton(table_id, state_no, page + 1, "Next ▶", disabled=page >= pages - 1))
@@ -113,7 +121,7 @@ def run_view(table_id: int, state_no: int, choices: list[Choice], page: int, sta
     group = " ".join(filter(None, (choices[start].menu, choices[start].submenu)))
     menu = Menu(group, tuple(_action_entry(choices, i) for i in range(start, end + 1)))
     view = discord.ui.View(timeout=None)
-    view.add_item(PickSelect(table_id, state_no, page, 0, menu, row=0))
+    view.add_item(PickSelect(table_id, state_no, page, 0, menu, row=0, digest=fingerprint(choices)))
     view.add_item(PageButton(table_id, state_no, page, "◀ Back"))
     return view
 
@@ -256,16 +264,31 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:ha
 
 class PickSelect(
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"parley:pick:(?P<t>\d+):(?P<s>\d+):(?P<p>\d+):(?P<k>\d+)",
+    template=r"parley:pick:(?P<t>\d+):(?P<s>\d+):(?P<p>\d+):(?P<k>\d+)(?::(?P<h>[0-9a-f]{8}))?",
 ):
-    """One menu of the picker. Picking an action plays it; picking a range opens the second level."""
+    """One menu of the picker. Picking an action plays it; picking a range opens the second level.
 
-    def __init__(self, table_id: int, state_no: int, page: int, slot: int, menu: Menu | None = None, row: int = 0):
+    Its custom id carries the :func:`fingerprint` of the choices it was drawn from (pickers posted before it
+    existed have none): in a simultaneous phase another player's decision moves the table on, and a pick from
+    a picker drawn just before still stands if the player's own choices are unchanged (the host checks that
+    the player has not acted since)."""
+
+    def __init__(
+        self,
+        table_id: int,
+        state_no: int,
+        page: int,
+        slot: int,
+        menu: Menu | None = None,
+        row: int = 0,
+        digest: str = "",
+    ):
         entries = menu.entries if menu is not None else (Entry("…", "a0"),)
         title = menu.title if menu is not None else "actions"
+        tail = f":{digest}" if digest else ""
         super().__init__(
             discord.ui.Select(
-                custom_id=f"parley:pick:{table_id}:{state_no}:{page}:{slot}",
+                custom_id=f"parley:pick:{table_id}:{state_no}:{page}:{slot}{tail}",
                 placeholder=_short(f"{title} ({len(entries)})", 150),
                 options=[
                     discord.SelectOption(label=e.label, value=e.value, description=e.description) for e in entries
@@ -276,10 +299,11 @@ class PickSelect(
         self.table_id = table_id
         self.state_no = state_no
         self.page = page
+        self.digest = digest
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: Any) -> PickSelect:
-        return cls(int(match["t"]), int(match["s"]), int(match["p"]), int(match["k"]))
+        return cls(int(match["t"]), int(match["s"]), int(match["p"]), int(match["k"]), digest=match["h"] or "")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         host, delivery = _parts(interaction)
@@ -290,13 +314,26 @@ class PickSelect(
             log.exception("the picker failed")
             await say(interaction, "Something went wrong on my side; `/table status` shows the current board.")
 
+    def _same_choices(self, host: TableHost, interaction: discord.Interaction, choices: list[Choice]) -> bool:
+        """The table moved on, but the player's options are exactly the ones this picker shows."""
+        summary = host.table_for(interaction.channel_id or 0)
+        return (
+            bool(self.digest and choices)
+            and summary is not None
+            and summary.table_id == self.table_id
+            and summary.status == "running"
+            and fingerprint(choices) == self.digest
+        )
+
     async def _pick(self, interaction: discord.Interaction, host: TableHost, delivery: Delivery) -> None:
         caller = await caller_for(interaction, host)
         value = (interaction.data or {}).get("values", [""])[0]  # type: ignore[union-attr]
-        if _current(host, interaction, self.table_id, self.state_no) is None:
+        choices = await host.choices(caller)
+        if _current(host, interaction, self.table_id, self.state_no) is None and not self._same_choices(
+            host, interaction, choices
+        ):
             await _offer_picker(interaction, host, caller, note=STALE)
             return
-        choices = await host.choices(caller)
         if value.startswith("r"):
             start, end = (int(x) for x in value[1:].split("-"))
             if not 0 <= start <= end < len(choices):
