@@ -8,7 +8,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers.common import INK, MUTED, PAPER, canvas, fixed_palette, font, text_on, to_png, wrap
+from renderers.common import INK, MUTED, PAPER, canvas, fixed_palette, font, plain_font, text_on, to_png, wrap
 from rules.buccaneer import board
 
 CELL = 40
@@ -571,7 +571,7 @@ def render_private(view: dict[str, Any], seat: int) -> Image.Image:
     d.text(
         (20, 30),
         f"{me['code'] or ''} {me['name']} — your hand ({len(cards)} cards)",
-        font=font(26, True),
+        font=plain_font(26, True),
         fill=text_on(colour),
         anchor="lm",
     )
@@ -582,16 +582,16 @@ def render_private(view: dict[str, Any], seat: int) -> Image.Image:
         d.text(
             (20, y + 60),
             "No crew: your ship is a derelict and drifts one square.",
-            font=font(24, True),
+            font=plain_font(24, True),
             fill=RED,
             anchor="lm",
         )
     y += rows * 145 + 4
     for text, ink in lines:
-        d.text((20, y + 16), text, font=font(24, True) if ink == INK else font(22), fill=ink, anchor="lm")
+        d.text((20, y + 16), text, font=plain_font(24, True) if ink == INK else plain_font(22), fill=ink, anchor="lm")
         y += 40
     if keepers:
-        d.text((20, y + 14), "Keepers:", font=font(22, True), fill=INK, anchor="lm")
+        d.text((20, y + 14), "Keepers:", font=plain_font(22, True), fill=INK, anchor="lm")
         for i, k in enumerate(keepers):
             label = {
                 "longjohn": "Long John",
@@ -601,15 +601,15 @@ def render_private(view: dict[str, Any], seat: int) -> Image.Image:
             }[k]
             x = 130 + i * 210
             d.rounded_rectangle((x, y, x + 200, y + 60), radius=8, fill="#FFF6D5", outline=INK, width=2)
-            d.text((x + 100, y + 30), label, font=font(19, True), fill=INK, anchor="mm")
+            d.text((x + 100, y + 30), label, font=plain_font(19, True), fill=INK, anchor="mm")
         y += 90
     if fight_cards:
-        d.text((20, y + 10), "Their crew:", font=font(22, True), fill=INK, anchor="lm")
+        d.text((20, y + 10), "Their crew:", font=plain_font(22, True), fill=INK, anchor="lm")
         for i, kind in enumerate(fight_cards[:12]):
             _card(d, 170 + i * 66, y, kind, w=60, h=90)
         y += 120
     if zoom:
-        d.text((20, y + 14), "Your ship", font=font(22, True), fill=INK, anchor="lm")
+        d.text((20, y + 14), "Your ship", font=plain_font(22, True), fill=INK, anchor="lm")
         img.paste(zoom, (20, y + 34))
         d.rectangle((20, y + 34, 20 + zoom.width, y + 34 + zoom.height), outline=INK, width=3)
     return img

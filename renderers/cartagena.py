@@ -12,7 +12,18 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers.common import HIGHLIGHT, INK, MUTED, PAPER, SEAT_COLOURS, fixed_palette, font, text_on, to_png
+from renderers.common import (
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PAPER,
+    SEAT_COLOURS,
+    fixed_palette,
+    font,
+    plain_font,
+    text_on,
+    to_png,
+)
 from renderers.icons import ICON, icon
 from rules.cartagena.board import LETTERS, SLOOP, START, SYMBOLS
 
@@ -105,8 +116,9 @@ def _put_pawn(img: Image.Image, centre: tuple[float, float], radius: int, seat: 
 
 def _text(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, **kw: Any) -> None:
     bold = kw.pop("bold", False)
+    face = plain_font if kw.pop("private", False) else font  # a hand's strings are never remembered
     kw.setdefault("fill", INK)
-    d.text(xy, text, font=font(size, bold), **kw)
+    d.text(xy, text, font=face(size, bold), **kw)
 
 
 def _counts(cards: dict[str, int]) -> str:
@@ -393,6 +405,7 @@ def _hand(img: Image.Image, view: dict[str, Any], seat: int) -> None:
         f"Your hand — {_name(view, seat)} (seat {seat + 1}): {hand['count']} card{'' if hand['count'] == 1 else 's'}",
         28,
         bold=True,
+        private=True,
     )
     width = (WIDTH - 24 - 5 * 12) / 6
     for i, symbol in enumerate(SYMBOLS):
@@ -404,6 +417,7 @@ def _hand(img: Image.Image, view: dict[str, Any], seat: int) -> None:
         )
         icon(d, symbol, (x0 + 56, 58 + 62), 84)
         _text(d, (x0 + width - 14, 70), f"{LETTERS[symbol]}", 30, bold=True, anchor="ra")
+        # "×n" on its own is a small number, not a hand: safe to remember, unlike the sentence above
         _text(d, (x0 + width - 14, HAND_HEIGHT - 30), f"×{n}", 40, bold=True, fill=INK if n else MUTED, anchor="rd")
 
 

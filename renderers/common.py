@@ -10,6 +10,7 @@ import io
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -36,10 +37,92 @@ HIGHLIGHT = "#FF2D95"  # the last move; magenta stands out from every seat colou
 MUTED = "#6B6257"
 
 
+def _face(bold: bool, mono: bool) -> str:
+    return str(FONT_DIR / ("DejaVuSansMono.ttf" if mono else ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")))
+
+
+class RememberingFont(ImageFont.FreeTypeFont):
+    """A FreeType face that remembers the coverage mask and advance of each string it has laid out.
+
+    Boards repeat most of their words (labels, numbers, names, headings) from one picture to the next, and
+    FreeType layout is the biggest drawing cost left once the static art is cached. ``ImageDraw.text`` asks
+    the font for ``getmask2(text, ..., anchor, start=<sub-pixel offset>)``; the answer is a pure function
+    of those arguments, so remembering it changes no pixel. The memory is keyed by the exact string, so it
+    can only ever be handed back for that same string: nothing crosses from one picture to another. Private
+    panels draw their free-form lines (hands, plans, deductions) with :func:`plain_font`, so those are never
+    kept; only fixed vocabulary (catalogue card text, letters, small numbers) is remembered there. Bounded
+    per face (entries and mask bytes, a few MB at most): cleared when full, so a long-running bot never grows
+    without limit."""
+
+    LIMIT = 4096
+    MASK_BYTES = 2 << 20
+
+    def __init__(self, path: str, size: int) -> None:
+        super().__init__(path, size)
+        self._masks: dict[tuple[Any, ...], tuple[Any, tuple[int, int]]] = {}
+        self._mask_bytes = 0
+        self._lengths: dict[tuple[str, str], float] = {}
+
+    def getmask2(  # type: ignore[override]
+        self,
+        text: str,
+        mode: str = "",
+        direction: str | None = None,
+        features: list[str] | None = None,
+        language: str | None = None,
+        stroke_width: float = 0,
+        anchor: str | None = None,
+        ink: int = 0,
+        start: tuple[float, float] | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> tuple[Any, tuple[int, int]]:
+        if direction or features or language or args or mode == "RGBA":  # ink only matters for colour glyphs
+            return super().getmask2(
+                text, mode, direction, features, language, stroke_width, anchor, ink, start, *args, **kwargs
+            )
+        key = (text, mode, stroke_width, anchor, start, tuple(sorted(kwargs.items())))
+        hit = self._masks.get(key)
+        if hit is None:
+            hit = super().getmask2(text, mode, None, None, None, stroke_width, anchor, ink, start, **kwargs)
+            width, height = hit[0].size
+            if len(self._masks) >= self.LIMIT or self._mask_bytes + width * height > self.MASK_BYTES:
+                self._masks.clear()
+                self._mask_bytes = 0
+            self._masks[key] = hit
+            self._mask_bytes += width * height
+        return hit
+
+    def getlength(  # type: ignore[override]
+        self,
+        text: str,
+        mode: str = "",
+        direction: str | None = None,
+        features: list[str] | None = None,
+        language: str | None = None,
+    ) -> float:
+        if direction or features or language:
+            return super().getlength(text, mode, direction, features, language)
+        key = (text, mode)
+        hit = self._lengths.get(key)
+        if hit is None:
+            hit = super().getlength(text, mode)
+            if len(self._lengths) >= self.LIMIT:
+                self._lengths.clear()
+            self._lengths[key] = hit
+        return hit
+
+
 @lru_cache(maxsize=64)
 def font(size: int, bold: bool = False, mono: bool = False) -> ImageFont.FreeTypeFont:
-    name = "DejaVuSansMono.ttf" if mono else ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")
-    return ImageFont.truetype(str(FONT_DIR / name), size)
+    """The shared face for board text; it remembers the strings it has drawn (see :class:`RememberingFont`)."""
+    return RememberingFont(_face(bold, mono), size)
+
+
+@lru_cache(maxsize=64)
+def plain_font(size: int, bold: bool = False, mono: bool = False) -> ImageFont.FreeTypeFont:
+    """The same face without the memory, for private panels (hands, plans): their strings are never kept."""
+    return ImageFont.truetype(_face(bold, mono), size)
 
 
 def text_on(colour: str) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers.common import HIGHLIGHT, INK, PAPER, SEAT_COLOURS, canvas, font, text_on, wrap
+from renderers.common import HIGHLIGHT, INK, PAPER, SEAT_COLOURS, canvas, font, plain_font, text_on, wrap
 from rules.flagon.board import VEC
 from rules.flagon.cards import CARD, DRAGON
 
@@ -112,11 +112,11 @@ def render(view: dict[str, Any], *, seat: int | None = None) -> bytes:
         return _private(view, seat)
     img = _background(view.get("map", "ships")).copy()
     draw = ImageDraw.Draw(img)
-    _objects_under(draw, view)
+    _objects_under(img, draw, view)
     _last(draw, view)
-    _characters(draw, view)
-    _loose(draw, view)
-    _panel(draw, view)
+    _characters(img, draw, view)
+    _loose(img, draw, view)
+    _panel(img, draw, view)
     _roster(draw, view)
     return _png(img)
 
@@ -293,19 +293,34 @@ def _board(draw: ImageDraw.ImageDraw) -> None:
         draw.text((x1 - 13.5, y0 + 13.5), "R", font=font(11, True), fill="#5A3A1A", anchor="mm")
 
 
-def _objects_under(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+@lru_cache(maxsize=32)
+def _rug_patch(board: str, sqs: tuple[str, ...], off: tuple[int, int]) -> tuple[Image.Image, tuple[int, int]]:
+    """A rug's hatched squares on the board art (rugs go down first, on the bare board), and where it goes."""
+    boxes = [_box(s, off) for s in sqs]
+    pad = 2  # the 3 px hatch lines reach a pixel past their square
+    left, top = min(b[0] for b in boxes) - pad, min(b[1] for b in boxes) - pad
+    right, bottom = max(b[2] for b in boxes) + pad + 1, max(b[3] for b in boxes) + pad + 1
+    patch = _background(board).crop((left, top, right, bottom))
+    draw = ImageDraw.Draw(patch)
+    for bx0, by0, bx1, by1 in boxes:
+        x0, y0, x1, y1 = bx0 - left, by0 - top, bx1 - left, by1 - top
+        for c in range(x0 + y0 + 10, x1 + y1, 12):
+            a = (max(x0, c - y1), min(y1, c - x0))
+            b = (min(x1, c - y0), max(y0, c - x1))
+            draw.line((a, b), fill=RUG, width=3)
+        draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=RUG, width=2)
+    return patch, (left, top)
+
+
+def _objects_under(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     off = _off(view)
+    board = view.get("map", "ships")
     for o in view["objects"]:
         if o["gone"]:
             continue
         if o["kind"] == "rug":
-            for s in o["sqs"]:
-                x0, y0, x1, y1 = _box(s, off)
-                for c in range(x0 + y0 + 10, x1 + y1, 12):
-                    a = (max(x0, c - y1), min(y1, c - x0))
-                    b = (min(x1, c - y0), max(y0, c - x1))
-                    draw.line((a, b), fill=RUG, width=3)
-                draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=RUG, width=2)
+            patch, at = _rug_patch(board, tuple(o["sqs"]), off)
+            img.paste(patch, at)
     for o in view["objects"]:
         if o["gone"] or o["kind"] != "table":
             continue
@@ -327,7 +342,7 @@ def _objects_under(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
             draw.ellipse((cx - r * k, cy - r * k, cx + r * k, cy + r * k), outline="#3A2410", width=2)
 
 
-def _loose(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _loose(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     off = _off(view)
     stacks: dict[str, list[str]] = {}
     for o in view["objects"]:
@@ -337,10 +352,26 @@ def _loose(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         kinds = stacks[s]
         x0, y0, x1, y1 = _box(s, off)
         top = sorted(kinds, key=lambda k: list(OBJ_MARK).index(k))[0]
-        _obj_icon(draw, (x1 - 12, y1 - 12), top, 10 if top != "flagon" else 12)
+        _put_obj_icon(img, (x1 - 12, y1 - 12), top, 10 if top != "flagon" else 12)
         if len(kinds) > 1:
             draw.ellipse((x0 + 3, y1 - 19, x0 + 19, y1 - 3), fill=INK)
             draw.text((x0 + 11, y1 - 11), str(len(kinds)), font=font(12, True), fill="#FFFFFF", anchor="mm")
+
+
+def _put_obj_icon(img: Image.Image, c: tuple[int, int], kind: str, r: int) -> None:
+    sprite = _obj_sprite(kind, r)
+    half = sprite.width // 2
+    img.paste(sprite, (c[0] - half, c[1] - half), sprite)
+
+
+@lru_cache(maxsize=32)
+def _obj_sprite(kind: str, r: int) -> Image.Image:
+    """An object's icon on transparency, drawn once: its letter sits inside its opaque body, so pasting it
+    gives the pixels drawing it in place would."""
+    half = 2 * r
+    sprite = Image.new("RGBA", (2 * half + 1, 2 * half + 1), (0, 0, 0, 0))
+    _obj_icon(ImageDraw.Draw(sprite), (half, half), kind, r)
+    return sprite
 
 
 def _obj_icon(draw: ImageDraw.ImageDraw, c: tuple[float, float], kind: str, r: float) -> None:
@@ -388,7 +419,7 @@ def _arrows(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         draw.polygon(tip, fill=HIGHLIGHT)
 
 
-def _characters(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _characters(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     off = _off(view)
     held_kind = {o["id"]: o["kind"] for o in view["objects"]}
     tables = {s for o in view["objects"] if o["kind"] == "table" and not o["gone"] for s in o["sqs"]}
@@ -400,7 +431,7 @@ def _characters(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         _char_token(draw, (cx, cy), c, 19, c["pos"] in tables)
         # badges
         if c["held"]:
-            _obj_icon(draw, (cx + 20, cy - 20), held_kind.get(c["held"], "mug"), 9)
+            _put_obj_icon(img, (int(cx) + 20, int(cy) - 20), held_kind.get(c["held"], "mug"), 9)
         badges = []
         if c["dazed"]:
             badges.append(("Z", "#CC79A7"))
@@ -465,7 +496,7 @@ def _prompt(view: dict[str, Any]) -> str:
     return f"T {view['T']} · {who} · {what}"
 
 
-def _panel(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     x0 = BOARD_W + 14
     y = 12
     draw.text((x0, y), f"Flagon · Time {view['T']}", font=font(28, True), fill=INK)
@@ -499,16 +530,40 @@ def _panel(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         draw.text((x0, y), "≈ Overboard: " + ", ".join(c["tag"] for c in overboard), font=font(19, True), fill=EAST)
         y += 28
     y += 6
-    y = _track(draw, view, x0, y)
+    y = _track(img, draw, view, x0, y)
     y += 8
-    _legend(draw, x0, y, _tavern(view))
+    board = view.get("map", "ships")
+    img.paste(_legend_patch(board, x0, y), (x0, y))
+
+
+@lru_cache(maxsize=16)
+def _legend_patch(board: str, x0: int, y: int) -> Image.Image:
+    """The static legend on the board art from ``(x0, y)`` down: nothing else is drawn in that corner."""
+    patch = _background(board).crop((x0, y, WIDTH, HEIGHT))
+    _legend(ImageDraw.Draw(patch), 0, 0, board == "tavern")
+    return patch
+
+
+@lru_cache(maxsize=256)
+def _track_box(board: str, bx: int, by: int, t: int, fill: str, thick: bool, mark: str | None) -> Image.Image:
+    """One Time track square (frame, number, end-space mark), drawn on the board art once per look and place."""
+    cw, ch = 54, 58
+    patch = _background(board).crop((bx, by, bx + cw - 2, by + ch - 2))
+    draw = ImageDraw.Draw(patch)
+    draw.rectangle((0, 0, cw - 3, ch - 3), fill=fill, outline=INK, width=2 if thick else 1)
+    draw.text((3, 1), str(t), font=font(14, True), fill=INK)
+    if mark is not None:
+        draw.text((cw - 6, 1), mark, font=font(12, True), fill="#B00000", anchor="ra")
+        if mark == "⚓":
+            draw.rectangle((0, 0, cw - 3, ch - 3), outline="#B00000", width=3)
+    return patch
 
 
 def _crew_mark(draw: ImageDraw.ImageDraw, c: tuple[float, float], crew: str, r: float) -> None:
     _draw_shape(draw, c, crew, r)
 
 
-def _track(draw: ImageDraw.ImageDraw, view: dict[str, Any], x0: int, y: int) -> int:
+def _track(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], x0: int, y: int) -> int:
     draw.text((x0, y), "Time track", font=font(20, True), fill=INK)
     y += 28
     last = view["end_spaces"][-1] + 3
@@ -522,13 +577,10 @@ def _track(draw: ImageDraw.ImageDraw, view: dict[str, Any], x0: int, y: int) -> 
             fill = "#D8E8F0"
         if t == view["T"]:
             fill = YELLOW
-        draw.rectangle((bx, by, bx + cw - 3, by + ch - 3), fill=fill, outline=INK, width=2 if t == view["T"] else 1)
-        draw.text((bx + 3, by + 1), str(t), font=font(14, True), fill=INK)
+        mark = None
         if t in view["end_spaces"]:
             mark = {"navy": "⚓", "calm": "~"}.get(revealed.get(str(t), ""), "?")
-            draw.text((bx + cw - 6, by + 1), mark, font=font(12, True), fill="#B00000", anchor="ra")
-            if mark == "⚓":
-                draw.rectangle((bx, by, bx + cw - 3, by + ch - 3), outline="#B00000", width=3)
+        img.paste(_track_box(view.get("map", "ships"), bx, by, t, fill, t == view["T"], mark), (bx, by))
         here = [c for c in view["chars"] if c["id"] and c["time"] == t]
         for j, c in enumerate(here[:4]):
             cx = bx + 13 + (j % 2) * 25
@@ -599,45 +651,50 @@ def _private(view: dict[str, Any], seat: int) -> bytes:
     rows = sum(len(c["hand"]) + 5 for c in mine) + len(crew_mates) + 4
     width, height = 1000, max(300, 40 + rows * 30)
     img, draw = canvas(width, height, PAPER)
-    draw.text((20, 12), f"Your characters · seat {seat + 1} · Time {view['T']}", font=font(26, True), fill=INK)
+    draw.text((20, 12), f"Your characters · seat {seat + 1} · Time {view['T']}", font=plain_font(26, True), fill=INK)
     y = 54
     held_kind = {o["id"]: o["kind"] for o in view["objects"]}
     if not mine:
-        draw.text((20, y), "No character yet (draft in progress).", font=font(20), fill=INK)
+        draw.text((20, y), "No character yet (draft in progress).", font=plain_font(20), fill=INK)
         y += 30
     for c in mine:
         _crew_mark(draw, (34, y + 14), c["crew"], 13)
-        draw.text((34, y + 14), c["tag"], font=font(12, True), fill=text_on(_crew_colour(c["crew"])), anchor="mm")
+        draw.text((34, y + 14), c["tag"], font=plain_font(12, True), fill=text_on(_crew_colour(c["crew"])), anchor="mm")
         status = [f"Rep {c['rep']}", f"time {c['time']}", f"at {c['pos'] or 'overboard'}"]
         if c["held"]:
             status.append(f"holds {held_kind.get(c['held'], '?')}")
         if c["dazed"]:
             status.append("Dazed")
-        draw.text((56, y + 14), f"{c['name']} — " + " · ".join(status), font=font(21, True), fill=INK, anchor="lm")
+        draw.text(
+            (56, y + 14), f"{c['name']} — " + " · ".join(status), font=plain_font(21, True), fill=INK, anchor="lm"
+        )
         y += 32
         queue = [cards[k][0] for k in c.get("queue", [])]
         plan = "next: " + ", then: ".join(queue) if queue else "queue empty"
-        draw.text((40, y), plan, font=font(20, True), fill="#0072B2")
+        draw.text((40, y), plan, font=plain_font(20, True), fill="#0072B2")
         y += 28
         if c["duration"]:
-            draw.text((40, y), "face up: " + ", ".join(cards[k][0] for k in c["duration"]), font=font(19), fill=INK)
+            draw.text(
+                (40, y), "face up: " + ", ".join(cards[k][0] for k in c["duration"]), font=plain_font(19), fill=INK
+            )
             y += 26
         if c["used"]:
-            draw.text((40, y), "used: " + ", ".join(cards[k][0] for k in c["used"]), font=font(19), fill=INK)
+            draw.text((40, y), "used: " + ", ".join(cards[k][0] for k in c["used"]), font=plain_font(19), fill=INK)
             y += 26
         for card in c["hand"]:
             name, time, text = cards[card]
             if card in DRAGON_CARDS:
                 text = f"[{c['dragon']}] {text}"
+            # card names and rules come from the fixed catalogue (the Dragon state is public): safe to remember
             draw.text((40, y), f"{name} ({time})", font=font(19, True), fill=INK)
             draw.text((270, y), text, font=font(18), fill=INK)
             y += 28
         y += 14
     if crew_mates:
-        draw.text((20, y), "Crew plans", font=font(22, True), fill=INK)
+        draw.text((20, y), "Crew plans", font=plain_font(22, True), fill=INK)
         y += 30
         for c in crew_mates:
             queue = ", ".join(cards[k][0] for k in c["queue"]) or "nothing queued"
-            draw.text((40, y), f"{c['name'] or '?'}: {queue}", font=font(19), fill=INK)
+            draw.text((40, y), f"{c['name'] or '?'}: {queue}", font=plain_font(19), fill=INK)
             y += 28
     return _png(img)
