@@ -1,5 +1,5 @@
-"""The ``parley`` command line: ``run`` and ``sync`` (Discord), ``play`` (a table in the terminal) and
-``simulate`` (AI-only games)."""
+"""The ``parley`` command line: ``run`` and ``sync`` (Discord), ``play`` (a table in the terminal),
+``simulate`` (AI-only games) and ``bench`` (every benchmark, one table)."""
 
 from __future__ import annotations
 
@@ -55,6 +55,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a table option")
     play.add_argument("--variant", default=None, help="the value of the game's first option (e.g. tortuga)")
     play.add_argument("--pictures", default="pictures", help="folder for the pictures (default ./pictures)")
+
+    # the benchmark command's own options follow (see python -m benchmarks --help)
+    sub.add_parser("bench", help="run every benchmark and print one table (python -m benchmarks)", add_help=False)
 
     sim = sub.add_parser("simulate", help="AI-only games with a summary")
     sim.add_argument("game", help=f"one of: {', '.join(registry.game_ids())}")
@@ -131,8 +134,15 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args, rest = parser.parse_known_args(argv)
+    if rest and args.command != "bench":
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     try:
+        if args.command == "bench":
+            from benchmarks.__main__ import main as bench
+
+            return bench(rest)
         if args.command in ("run", "sync"):
             return _discord(args.command, args.env_file)
         if args.command == "play":

@@ -1,0 +1,396 @@
+"""Every Parley benchmark in one command, printed as one table with floors, ratios, budgets and verdicts.
+
+    python -m benchmarks [--quick] [--only games,host,startup,memory] [--games cartagena,flagon]
+                         [--tables 1,50,200,500] [--json figures.json]
+    parley bench ...                      (the same)
+
+Sections: per game (engine action time, a whole game of ``normal`` AIs, public picture time and size against
+the floor of a blank PNG of the same canvas through the same encoder, ``normal`` AI decision time); the
+host (action → committed reply at 1, 50, 200 and 500 live tables on SQLite on disk, against the drawing and
+the commit that reply waited for, and one SQLite commit alone); start-up with 10,000 stored tables; memory
+per live table. ``--quick`` measures fewer samples (a couple of minutes on a quiet 2-core machine); the
+full run takes about ten. Figures are printed, never asserted: the verdict column says where a budget is
+missed. Progress goes to stderr, the table to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rules import registry
+
+SECTIONS = ("games", "host", "startup", "memory")
+PICTURE_BUDGET = 2.0  # × the blank floor
+HOST_P95_BUDGET = 0.100  # seconds, at HOST_BUDGET_TABLES
+HOST_BUDGET_TABLES = 200
+HOST_SHARE_BUDGET = 0.20
+STARTUP_BUDGET = 3.0  # seconds at 10,000 tables
+
+
+@dataclass(frozen=True)
+class HostPoint:
+    """One load point: ``tables`` live tables whose players think ``think`` seconds on average; ``actions``
+    measured in all. One table alone is measured back to back (its think time only stretches the run)."""
+
+    tables: int
+    think: float
+    actions: int
+
+
+@dataclass
+class Config:
+    games: list[str] = field(default_factory=registry.game_ids)
+    only: tuple[str, ...] = SECTIONS
+    engine_games: int = 200
+    ai_games: int = 20
+    render_games: int = 3
+    render_every: int = 3
+    render_max: int | None = None
+    floor_repeats: int = 10
+    #: stop starting new engine / AI games after this many seconds (each, per game); None: all of them
+    section_seconds: float | None = 60.0
+    host_game: str = "mix"
+    host_points: list[HostPoint] = field(
+        default_factory=lambda: [
+            HostPoint(1, 0.05, 200),
+            HostPoint(50, 20.0, 300),
+            HostPoint(200, 20.0, 600),
+            HostPoint(500, 20.0, 600),
+        ]
+    )
+    processes: int = 2
+    startup_tables: int = 10_000
+    memory_tables: int = 100
+    memory_moves: int = 10
+
+    @classmethod
+    def quick(cls) -> Config:
+        return cls(
+            engine_games=30,
+            ai_games=3,
+            render_games=1,
+            render_every=5,
+            render_max=20,
+            floor_repeats=5,
+            section_seconds=4.0,
+            host_points=[
+                HostPoint(1, 0.05, 30),
+                HostPoint(50, 10.0, 50),
+                HostPoint(200, 20.0, 80),
+                HostPoint(500, 20.0, 80),
+            ],
+            memory_tables=30,
+            memory_moves=3,
+        )
+
+
+@dataclass
+class Row:
+    """One line of the table. ``value``/``floor``/``ratio`` are already formatted; ``verdict`` is OK, OVER,
+    ERROR or empty (no budget)."""
+
+    figure: str
+    value: str
+    floor: str = ""
+    ratio: str = ""
+    budget: str = ""
+    verdict: str = ""
+
+
+COLUMNS = ("figure", "value", "floor", "ratio", "budget", "verdict")
+
+
+def fmt_time(seconds: float) -> str:
+    """µs under a millisecond, ms under a second, else s."""
+    if math.isnan(seconds):
+        return "n/a"
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.1f} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.1f} ms" if seconds >= 0.01 else f"{seconds * 1e3:.2f} ms"
+    return f"{seconds:.2f} s"
+
+
+def fmt_ratio(x: float) -> str:
+    return "n/a" if math.isnan(x) else f"{x:.2f}×" if x < 10 else f"{x:.0f}×"
+
+
+def verdict(ok: bool) -> str:
+    return "OK" if ok else "OVER"
+
+
+def render_table(rows: list[Row]) -> str:
+    """Plain text, aligned columns; a row whose value is empty is a section heading."""
+    measured = [r for r in rows if r.value] or [Row("", "")]
+    widths = [max(len(c), *(len(getattr(r, c)) for r in measured)) for c in COLUMNS]
+    line = "  ".join(c.upper().ljust(w) for c, w in zip(COLUMNS, widths, strict=True)).rstrip()
+    out = [line, "-" * len(line)]
+    for r in rows:
+        if not r.value:
+            out.append(f"[{r.figure}]")
+            continue
+        out.append("  ".join(getattr(r, c).ljust(w) for c, w in zip(COLUMNS, widths, strict=True)).rstrip())
+    return "\n".join(out)
+
+
+# -- sections ------------------------------------------------------------------------------------------
+
+
+def game_rows(game_id: str, cfg: Config, results: dict[str, Any]) -> list[Row]:
+    from benchmarks.ai import measure_ai
+    from benchmarks.engine import measure_engine
+    from benchmarks.render import measure_render
+
+    game = registry.get(game_id)
+    eng = measure_engine(game_id, games=cfg.engine_games, max_seconds=cfg.section_seconds)
+    ai = measure_ai(game_id, level="normal", games=cfg.ai_games, max_seconds=cfg.section_seconds)
+    pic = measure_render(
+        game_id,
+        games=cfg.render_games,
+        every=cfg.render_every,
+        max_pictures=cfg.render_max,
+        floor_repeats=cfg.floor_repeats,
+    )
+    results[game_id] = {
+        k: {kk: vv for kk, vv in v.items() if "samples" not in kk}
+        for k, v in {"engine": eng, "ai": ai, "render": pic}.items()
+    }
+    p = ai["players"]
+    ratio = pic["ratio"]
+    return [
+        Row(f"{game.info.title}", ""),
+        Row(
+            f"{game_id} engine action (legal+apply)",
+            f"{fmt_time(eng['per_action']['median'])} median",
+        ),
+        Row(
+            f"{game_id} whole game, normal AIs ({p} p, n={ai['games']})",
+            f"{fmt_time(ai['game_seconds']['median'])} median",
+        ),
+        Row(
+            f"{game_id} public picture time",
+            f"{fmt_time(pic['public']['median'])} med, p95 {fmt_time(pic['public']['p95'])}",
+            floor=f"{fmt_time(pic['floor'])} blank",
+            ratio=fmt_ratio(ratio),
+            budget=f"≤ {PICTURE_BUDGET:g}× floor",
+            verdict="n/a" if math.isnan(ratio) else verdict(ratio <= PICTURE_BUDGET),
+        ),
+        Row(
+            f"{game_id} public picture size",
+            f"{pic['public_bytes']['median'] / 1024:.0f} KB med, max {pic['public_bytes']['max'] / 1024:.0f} KB",
+        ),
+        Row(
+            f"{game_id} normal AI decision",
+            f"p95 {fmt_time(ai['decision']['p95'])} (med {fmt_time(ai['decision']['median'])})",
+        ),
+    ]
+
+
+def offered(point: HostPoint, r: dict[str, Any]) -> str:
+    """Actions per second achieved, and offered by the players' think time when it is the limit (a table
+    alone plays back to back). Achieved well under offered means the replies queue: the machine is full."""
+    if point.tables == 1:
+        return f"{r['rate']:.1f}/s back to back"
+    return f"{r['rate']:.1f} of {point.tables / point.think:.1f}/s"
+
+
+def host_rows(cfg: Config, results: dict[str, Any], log: Callable[[str], None]) -> list[Row]:
+    from benchmarks.host import measure_host
+
+    rows = [Row(f"Host: action → committed reply ({cfg.host_game}, {cfg.processes} render processes)", "")]
+    runs = []
+    for point in cfg.host_points:
+        log(f"host: {point.tables} tables, think {point.think:g} s, {point.actions} actions ...")
+        r = asyncio.run(
+            measure_host(
+                point.tables,
+                game=cfg.host_game,
+                think=point.think,
+                actions=point.actions,
+                processes=cfg.processes,
+                log=log,
+            )
+        )
+        runs.append(r)
+        lat = r["latency"]
+        checks = [r["share"] <= HOST_SHARE_BUDGET]
+        budget = f"own ≤ {HOST_SHARE_BUDGET:.0%}"
+        if point.tables == HOST_BUDGET_TABLES:
+            checks.append(lat["p95"] <= HOST_P95_BUDGET)
+            budget = f"p95 ≤ {HOST_P95_BUDGET * 1000:.0f} ms, " + budget
+        rows.append(
+            Row(
+                f"{point.tables} table{'s' if point.tables != 1 else ''} ({offered(point, r)}, n={r['actions']})",
+                f"p50 {fmt_time(lat['p50'])} p95 {fmt_time(lat['p95'])} p99 {fmt_time(lat['p99'])}",
+                floor=f"draw {fmt_time(r['drawing']['median'])} + commit {fmt_time(r['commit_floor']['p50'])}",
+                ratio=f"own {r['share']:.0%}" if not math.isnan(r["share"]) else "n/a",
+                budget=budget,
+                verdict=verdict(all(checks)) if r["actions"] else "n/a",
+            )
+        )
+    if runs:
+        floor = runs[-1]["commit_floor"]
+        rows.append(
+            Row(
+                "one SQLite commit alone (WAL, same disk)",
+                f"p50 {fmt_time(floor['p50'])} p95 {fmt_time(floor['p95'])}",
+            )
+        )
+        # where the host's own time goes: the move's commit as the host waits for it (aiosqlite's thread, the
+        # store's write lock, the event loop's turn), next to the bare commit above
+        for r in runs:
+            if r["tables"] == HOST_BUDGET_TABLES or r is runs[-1]:
+                rows.append(
+                    Row(
+                        f"store.append as waited for ({r['tables']} tables)",
+                        f"p50 {fmt_time(r['commit']['p50'])} p95 {fmt_time(r['commit']['p95'])}",
+                    )
+                )
+    results["host"] = runs
+    return rows
+
+
+def startup_rows(cfg: Config, results: dict[str, Any]) -> list[Row]:
+    rows = [Row("Start-up", "")]
+    try:
+        from benchmarks.startup import measure_startup
+    except ImportError as exc:
+        rows.append(Row(f"start-up, {cfg.startup_tables:,} stored tables", "not measured", verdict=f"ERROR: {exc}"))
+        return rows
+    r = asyncio.run(measure_startup(cfg.startup_tables))
+    results["startup"] = r
+    extra = f", {r['rss_mb']:.0f} MB RSS" if "rss_mb" in r else ""
+    if not math.isnan(r.get("first_touch_ms", math.nan)):
+        extra += f"; first touch {r['first_touch_ms']:.0f} ms"
+    rows.append(
+        Row(
+            f"start-up, {r['tables']:,} stored tables ({r['running']:,} running)",
+            f"{fmt_time(r['seconds'])}{extra}",
+            budget=f"≤ {STARTUP_BUDGET:g} s",
+            verdict=verdict(r["seconds"] <= STARTUP_BUDGET),
+        )
+    )
+    return rows
+
+
+def memory_rows(cfg: Config, results: dict[str, Any]) -> list[Row]:
+    from benchmarks.memory import measure_memory
+
+    r = asyncio.run(measure_memory(cfg.memory_tables, game="mix", moves=cfg.memory_moves))
+    results["memory"] = r
+    label = f"{r['tables']} tables, {r['moves']} moves each"
+    return [
+        Row("Memory per live table", ""),
+        Row(f"Python heap per table ({label})", f"{r['kb_per_table']:.1f} KB"),
+        Row(
+            f"resident set per table ({label})",
+            f"{r['rss_kb_per_table']:.1f} KB" if r["rss_kb_per_table"] > 0 else "below page noise",
+        ),
+    ]
+
+
+def run(
+    cfg: Config, log: Callable[[str], None] = lambda s: print(s, file=sys.stderr)
+) -> tuple[list[Row], dict[str, Any]]:
+    """Measure every selected section. A section that fails becomes an ERROR row; the others still run."""
+    rows: list[Row] = []
+    results: dict[str, Any] = {"games": {}}
+
+    def guarded(name: str, fn: Callable[[], list[Row]]) -> None:
+        t0 = time.perf_counter()
+        log(f"{name} ...")
+        try:
+            rows.extend(fn())
+        except Exception as exc:  # noqa: BLE001 - one broken benchmark must not hide the others
+            log(traceback.format_exc())
+            rows.append(Row(name, "not measured", verdict=f"ERROR: {type(exc).__name__}: {exc}"[:80]))
+        log(f"{name}: {time.perf_counter() - t0:.1f} s")
+
+    if "games" in cfg.only:
+        for game_id in cfg.games:
+            guarded(game_id, lambda g=game_id: game_rows(g, cfg, results["games"]))
+    if "host" in cfg.only:
+        guarded("host", lambda: host_rows(cfg, results, log))
+    if "startup" in cfg.only:
+        guarded("startup", lambda: startup_rows(cfg, results))
+    if "memory" in cfg.only:
+        guarded("memory", lambda: memory_rows(cfg, results))
+    return rows, results
+
+
+def write_json(path: str, cfg: Config, rows: list[Row], results: dict[str, Any], seconds: float) -> None:
+    """The configuration, the printed rows and the raw figures (seconds, bytes, KB) as JSON."""
+    payload = {"config": asdict(cfg), "seconds": seconds, "rows": [asdict(r) for r in rows], "results": results}
+    Path(path).write_text(json.dumps(payload, indent=2, default=str))
+
+
+def _list(text: str, allowed: tuple[str, ...] | list[str], what: str) -> list[str]:
+    items = [t.strip().lower() for t in text.split(",") if t.strip()]
+    bad = [t for t in items if t not in allowed]
+    if bad or not items:
+        raise SystemExit(f"benchmarks: {what} are {', '.join(allowed)} (got {text!r})")
+    return items
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m benchmarks", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument("--quick", action="store_true", help="fewer samples, for development (a couple of minutes)")
+    p.add_argument("--only", default=None, help=f"comma-separated sections: {', '.join(SECTIONS)}")
+    p.add_argument("--games", default=None, help="comma-separated game ids for the per-game section")
+    p.add_argument("--tables", default=None, help="host load points, e.g. 1,50,200,500")
+    p.add_argument("--host-game", default=None, help="game of the host's tables: an id or mix (default mix)")
+    p.add_argument("--processes", type=int, default=None, help="render worker processes of the host (default 2)")
+    p.add_argument("--startup-tables", type=int, default=None, help="stored tables for start-up (default 10000)")
+    p.add_argument("--json", default=None, metavar="FILE", help="also write the rows and raw figures here")
+    return p
+
+
+def config_from(args: argparse.Namespace) -> Config:
+    cfg = Config.quick() if args.quick else Config()
+    if args.only:
+        cfg.only = tuple(_list(args.only, SECTIONS, "sections"))
+    if args.games:
+        cfg.games = _list(args.games, registry.game_ids(), "games")
+    if args.tables:
+        by_tables = {p.tables: p for p in cfg.host_points}
+        template = cfg.host_points[-1]
+        cfg.host_points = [
+            by_tables.get(n, HostPoint(n, template.think, template.actions))
+            for n in (int(t) for t in args.tables.split(","))
+        ]
+    if args.host_game:
+        cfg.host_game = args.host_game
+    if args.processes is not None:
+        cfg.processes = args.processes
+    if args.startup_tables is not None:
+        cfg.startup_tables = args.startup_tables
+    return cfg
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    cfg = config_from(args)
+    started = time.perf_counter()
+    rows, results = run(cfg)
+    elapsed = time.perf_counter() - started
+    print(render_table(rows))
+    print(f"({'quick' if args.quick else 'full'} run, {elapsed:.0f} s; figures are noisy on a busy machine)")
+    if args.json:
+        write_json(args.json, cfg, rows, results, elapsed)
+    return 1 if any(r.verdict.startswith("ERROR") for r in rows) else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

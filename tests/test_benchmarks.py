@@ -1,0 +1,112 @@
+"""The benchmark command's machinery with tiny parameters: every section runs and prints its rows.
+
+Correctness only: no figure is compared with a budget here (benchmarks are printed, never asserted)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from benchmarks import __main__ as bench
+from benchmarks.render import capture_encoding, encode_blank
+from rules import registry
+
+
+def tiny_config() -> bench.Config:
+    return bench.Config(
+        games=["cartagena"],
+        engine_games=2,
+        ai_games=1,
+        render_games=1,
+        render_every=10,
+        render_max=2,
+        floor_repeats=1,
+        section_seconds=1.0,
+        host_points=[bench.HostPoint(2, 0.01, 4)],
+        host_game="cartagena",
+        processes=0,
+        startup_tables=50,
+        memory_tables=2,
+        memory_moves=1,
+    )
+
+
+EXPECTED = [
+    "cartagena engine action",
+    "cartagena whole game, normal AIs",
+    "cartagena public picture time",
+    "cartagena public picture size",
+    "cartagena normal AI decision",
+    "2 tables (",
+    "one SQLite commit alone",
+    "store.append as waited for (2 tables)",
+    "start-up, ",
+    "Python heap per table",
+    "resident set per table",
+]
+
+
+def test_every_section_prints_its_rows(tmp_path: Path) -> None:
+    lines: list[str] = []
+    rows, results = bench.run(tiny_config(), log=lines.append)
+    errors = [r for r in rows if r.verdict.startswith("ERROR")]
+    assert not errors, "\n".join(lines)
+    table = bench.render_table(rows)
+    for figure in EXPECTED:
+        assert sum(figure in line for line in table.splitlines()) == 1, figure
+    # aligned columns: every measured row has its value where the VALUE heading starts
+    header = table.splitlines()[0]
+    at = header.index("VALUE")
+    for r in rows:
+        if r.value:
+            line = next(x for x in table.splitlines() if x.startswith(r.figure))
+            assert line[at:].startswith(r.value), line
+    picture = next(r for r in rows if "public picture time" in r.figure)
+    assert picture.floor.endswith("blank") and picture.ratio.endswith("×") and picture.verdict in ("OK", "OVER")
+    host = results["host"][0]
+    assert host["actions"] == 4 and host["refused"] == 0 and host["internal_errors"] == 0
+    # the host's time splits into drawing, commit and its own share, each measured
+    assert host["drawing"]["median"] > 0 and host["commit"]["median"] > 0
+    assert host["latency"]["median"] >= host["drawing"]["median"]
+    assert results["startup"]["tables"] == 50
+
+    out = tmp_path / "figures.json"
+    bench.write_json(str(out), tiny_config(), rows, results, 1.0)
+    data = json.loads(out.read_text())
+    assert {r["figure"] for r in data["rows"]} == {r.figure for r in rows}
+    assert "samples" not in json.dumps(data["results"]["games"])
+
+
+def test_the_floor_encodes_like_the_renderer() -> None:
+    """The blank floor goes through the palette and the PNG settings the renderer really used."""
+    import renderers
+
+    game = registry.get("cartagena")
+    view = game.view(game.new(2, {}, "floor"), None)
+    with capture_encoding() as found:
+        png = renderers.render("cartagena", view)
+    assert found, "the renderer's PNG encoding was not seen"
+    _, blank = encode_blank(found[-1])
+    picture, floor = Image.open(io.BytesIO(png)), Image.open(io.BytesIO(blank))
+    assert floor.size == picture.size and floor.mode == picture.mode == "P"
+    assert floor.getpalette() == picture.getpalette()
+
+
+def test_options_select_sections_and_points() -> None:
+    args = bench.parser().parse_args(["--quick", "--only", "host,games", "--games", "flagon", "--tables", "1,7"])
+    cfg = bench.config_from(args)
+    assert cfg.only == ("host", "games") and cfg.games == ["flagon"]
+    assert [p.tables for p in cfg.host_points] == [1, 7]
+    with pytest.raises(SystemExit):
+        bench.config_from(bench.parser().parse_args(["--only", "nothing"]))
+
+
+def test_parley_bench_is_the_same_command() -> None:
+    from bot.__main__ import main as parley
+
+    with pytest.raises(SystemExit, match="sections are"):
+        parley(["bench", "--only", "nothing"])
