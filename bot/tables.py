@@ -99,6 +99,9 @@ class _Table:
     # seat -> the state number its own latest action (or undo) produced, known from ``fresh_from`` on (the
     # state number when the table was loaded): lets a simultaneous decision taken on a slightly older board stand
     acted: dict[int, int] = field(default_factory=dict)
+    # the last seat's choices and the state they were built for: the picker, its pages and autocomplete ask for
+    # the same list many times, and a Treasure Island destination list is thousands of labelled points
+    choices_for: tuple[State, int, list[Choice]] | None = None
     fresh_from: int = -1
 
     def __post_init__(self) -> None:
@@ -1112,10 +1115,15 @@ class TableHost(GuildCommands):
         seat = t.seat_of(caller.user_id)
         if seat is None or seat not in game.to_act(t.state):
             return []
+        cached = t.choices_for
+        if cached is not None and cached[0] is t.state and cached[1] == seat:
+            return list(cached[2])
         view = game.view(t.state, seat)
-        return menu_order(
+        choices = menu_order(
             [Choice(a, game.label(view, a), game.group(view, a)) for a in game.legal_actions(t.state, seat)]
         )
+        t.choices_for = (t.state, seat, choices)
+        return list(choices)
 
     @guarded
     async def hand(self, caller: Caller) -> Outputs:

@@ -51,6 +51,7 @@ def fmt_k(k: int) -> str:
     return fmt(ij(k))
 
 
+@lru_cache(maxsize=16384)  # pickers label thousands of destinations per decision; the same points recur
 def parse_point(text: str) -> Pt | None:
     """``12.5,7``, ``12.5, 7``, ``12.5 7`` or ``(12.5, 7)`` → hu pair; None when it is not a half-mile node."""
     t = text.strip().strip("()").replace(",", " ").split()

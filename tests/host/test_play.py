@@ -128,6 +128,20 @@ async def test_choices_are_labelled_grouped_and_only_for_who_owes_a_move(host: T
     assert await host.choices(BEN) == [] and await host.choices(CID) == []
 
 
+async def test_choices_asked_again_are_the_same_until_the_state_changes(host: TableHost) -> None:
+    await running(host, BEN)
+    first = await host.choices(ANA)
+    first.clear()  # a caller changing its copy changes nothing for the next one
+    again = await host.choices(ANA)
+    assert again == await host.choices(ANA) and again
+    assert (await host.play(ANA, again[0].action)).ok  # a card leaves the hand
+    after = await host.choices(ANA)
+    assert [c.action for c in after] == [
+        f"play {g}" for g in sorted(state_of(host)["hands"][0])
+    ] + ["mark", "draw", "end"] or after == []
+    assert [c.action for c in after] != [c.action for c in again]
+
+
 async def test_undo_takes_back_an_undoable_action_within_the_turn(host: TableHost) -> None:
     await running(host, BEN)
     before = dict(state_of(host))
