@@ -88,9 +88,18 @@ class Buccaneer(Game):
         return you.get("text", "") if you.get("seat") == seat else ""
 
     def secrets(self, state: State) -> list[str]:
-        out = [state["seed"]]
+        """The seed (as typed and, for a hex seed, as a number), the keys of the RNG counter and of the piles, each
+        pile's order as a view or a line would spell it, and each hand as a view spells it (spec §4)."""
+        seed = state["seed"]
+        out = ['"rng_n":', '"pirate_pile":', '"chance_pile":']
+        if len(seed) >= 6:
+            out.append(seed)
+            if all(ch in "0123456789abcdef" for ch in seed.lower()):
+                out.append(str(int(seed, 16)))
         if len(state["pirate_pile"]) >= 2:
             out.append(json.dumps(state["pirate_pile"]))
+        if len(state["pirate_pile"]) >= 16:  # longer than any hand ("Hand: B3 B2 ..."), so never a hand's spelling
+            out.append(" ".join(k.upper() for k in state["pirate_pile"]))
         if state["chance_pile"]:
             out.append(json.dumps(state["chance_pile"]))
         for p in state["players"]:

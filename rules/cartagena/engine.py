@@ -438,10 +438,22 @@ class Cartagena(core.Game):
         return f"Your hand ({hand['count']} card{'' if hand['count'] == 1 else 's'}): {held or 'no cards'}."
 
     def secrets(self, state: core.State) -> list[str]:
-        found = [state["seed"]]
-        if len(state["stock"]) >= 3:
-            # the stock as a view would spell it if it ever leaked into one
-            found.append(json.dumps(state["stock"]))
+        """The seed (as typed and, for a hex seed, as a number) and the RNG counter's key; the stock's order as a
+        view or a line would spell it; in Jamaica each hand as its own view spells it."""
+        seed = state["seed"]
+        found = ['"rng_n":', '"stock":']
+        if len(seed) >= 6:
+            found.append(seed)
+            if all(ch in "0123456789abcdef" for ch in seed.lower()):
+                found.append(str(int(seed, 16)))
+        stock = state["stock"]
+        if len(stock) >= 3:
+            found += [json.dumps(stock), ", ".join(stock), " ".join(stock)]
+        if state["options"]["mode"] == "jamaica":  # Jamaica hands stay hidden, even at the end
+            for hand in state["hands"]:
+                cards = {symbol: n for symbol, n in zip(SYMBOLS, hand, strict=True) if n}
+                if cards:
+                    found.append('"cards": ' + json.dumps(cards))
         return found
 
 

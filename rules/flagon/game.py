@@ -238,8 +238,11 @@ class Flagon(Game):
         out = ['"hand":', '"queue":', '"navy":', '"seed":', '"rng_n":']
         for c in state["chars"]:
             out += [f"plan {c['id']} {card}" for card in c["queue"]]
-        if len(state["seed"]) >= 6:
-            out.append(state["seed"])
+        seed = state["seed"]
+        if len(seed) >= 6:
+            out.append(seed)
+            if all(ch in "0123456789abcdef" for ch in seed.lower()):
+                out.append(str(int(seed, 16)))
         return out
 
 

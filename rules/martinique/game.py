@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -166,7 +167,14 @@ class Martinique(Game):
     def secrets(self, state: State) -> list[str]:
         """The seed, and every map tile identity still hidden, in the state's own ``map:X`` spelling (a public view
         or line holding one would have copied a raw tile out of the state)."""
-        out = [state["seed"]]
+        seed = state["seed"]
+        out = [seed, '"rng_n":']
+        if all(ch in "0123456789abcdef" for ch in seed.lower()) and len(seed) >= 6:
+            out.append(str(int(seed, 16)))
+        if len(state["bag"]) >= 3:
+            out.append(json.dumps(state["bag"]))  # the bag's order (its contents by type are public)
+        if len(state["removed"]) >= 2:
+            out.append(json.dumps(state["removed"]))  # removed at the end of Sunrise: hidden forever
         if state["phase"] == "over":
             return out
         hidden = [t for t in state["island"] if t is not None and t.startswith("map:")]

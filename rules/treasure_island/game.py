@@ -157,6 +157,8 @@ class TreasureIsland(core.Game):
                 raise IllegalAction("bad_text", "Give a chest token: e.g. `give east` or `give dig traitor`.")
             return f"give {rest}"
         if verb in ("hint", "tower", "show", "recall", "real"):
+            if " " in rest:  # one id only: "hint S1 extra" must not pass for "hint S1"
+                raise IllegalAction("bad_text", f"`{verb}` takes one id, e.g. from the list of legal moves.")
             return f"{verb} {rest.upper()}"
         if verb == "say":
             return f"say {_say_case(rest)}"
@@ -234,12 +236,36 @@ class TreasureIsland(core.Game):
         return _pirate_summary(view, priv)
 
     def secrets(self, state: State) -> list[str]:
-        """The seed, and the treasure in the form a leaked ``treasure`` key would take (public only at the end)."""
-        out = [state["seed"]] if len(state["seed"]) >= 6 else []
-        if state["treasure"] is not None and state["state"] != "over":
+        """What only Silver (or nobody) may know, in the forms a leak would take (spec §4.1; all public at the end).
+
+        The seed (as typed, and as a number when it is hex) and the RNG counter's key; T as a leaked ``treasure``
+        key; Silver's cards and the deck, discard and Compass cards as quoted ids (bare ids like ``B4`` occur inside
+        base64 masks); deck and chest-token orders; his tokens left, the traitor and the real Silver as his own view
+        spells them. District Hints, tokens under hints and T as a line's ``(x,y)`` have spellings that also occur
+        for public reasons: tests/secrets checks those (its scramble, and T's ``(x,y)`` unless a mover stood there)."""
+        s = state
+        seed = s["seed"]
+        out = ['"rng_n":']
+        if len(seed) >= 6:
+            out.append(seed)
+            if all(ch in "0123456789abcdef" for ch in seed.lower()):
+                out.append(str(int(seed, 16)))
+        if s["state"] == "over":
+            return out
+        if s["treasure"] is not None:
             from rules.treasure_island.views import miles
 
-            out.append(json.dumps({"treasure": miles(state["treasure"])})[1:-1])
+            out.append(json.dumps({"treasure": miles(s["treasure"])})[1:-1])
+        cards = s["hand"] + s["compass_hand"] + s["starting_deck"] + s["black_deck"] + s["compass_deck"] + s["discards"]
+        out += [json.dumps(c) for c in cards + [c["card"] for c in s["compass_given"]]]
+        for pile in (s["starting_deck"], s["black_deck"], s["compass_deck"], s["district_pile"], s["chest_tokens"]):
+            if len(pile) >= 2:
+                out.append(json.dumps(pile))
+        out.append(json.dumps({"tokens": s["tokens"]})[1:-1])
+        if s["traitor"] is not None:
+            out.append(json.dumps({"traitor": s["traitor"]})[1:-1])
+        if s["real"] is not None:
+            out.append(json.dumps({"real_figure": s["real"]})[1:-1])
         return out
 
     def label(self, view: dict[str, Any], action: str) -> str:
