@@ -919,6 +919,19 @@ class TableHost(GuildCommands):
                 self.internal_errors += 1
                 log.error("table %s: an AI move failed: %s", t.id, type(exc).__name__)
                 return
+        if all(s.ai_level is not None for s in t.seats):
+            # Nobody is left to end it, and some games can circle forever (Cartagena's spec leaves endless play
+            # to the host): stop an AI-only table rather than replaying this every tick.
+            await self._abandon(t)
+            batch.note(
+                self._note(
+                    t,
+                    f"The AI players made {MAX_AI_STEPS} moves without finishing and no person holds a seat, "
+                    f"so table {t.id} ends here; it is recorded as abandoned.",
+                )
+            )
+            log.warning("table %s: abandoned after %d AI moves with no human seat", t.id, MAX_AI_STEPS)
+            return
         log.error("table %s: AI seats made %d moves in a row; stopping", t.id, MAX_AI_STEPS)
         self.internal_errors += 1
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 
+import pytest
 from PIL import Image
 
 from bot.tables import Caller, Outputs, TableHost
@@ -232,3 +233,29 @@ async def test_when_the_last_human_leaves_the_ais_play_it_out_in_a_few_posts(hos
     assert host.table_for(CHANNEL).status == "finished"
     assert any(p.filename == "replay.gif" for p in out.public)
     assert "no finished games" in (await host.stats(ANA)).reply  # a player who left is not credited
+
+
+async def test_an_ai_only_table_that_cannot_finish_is_abandoned_not_replayed_every_tick(
+    host: TableHost, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.tables
+
+    await running(host, BEN, options={"length": "long"})
+    monkeypatch.setattr(bot.tables, "MAX_AI_STEPS", 3)  # the toy's long game takes more AI moves than this
+    assert (await host.leave(BEN)).ok
+    out = await host.leave(ANA)
+    assert out.ok and "recorded as abandoned" in "\n".join(p.text for p in out.public)
+    summary = host.table_for(CHANNEL)
+    assert summary.status == "abandoned" and host.internal_errors == 0
+    assert await host.tick() == []
+
+
+async def test_ai_seats_still_stop_at_the_limit_while_a_person_holds_a_seat(
+    host: TableHost, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.tables
+
+    await running(host, BEN, options={"length": "long"})
+    monkeypatch.setattr(bot.tables, "MAX_AI_STEPS", 0)
+    assert (await host.leave(BEN)).ok
+    assert host.table_for(CHANNEL).status == "running" and host.internal_errors == 1
