@@ -35,8 +35,19 @@ def rss_bytes() -> int:
         return 0
 
 
+def _tiny_png() -> bytes:
+    from renderers.common import canvas, to_png
+
+    img, _ = canvas(8, 8)
+    return to_png(img)
+
+
+TINY_PNG = _tiny_png()
+
+
 def _no_picture(game_id: str, view: dict[str, Any], seat: int | None) -> bytes:
-    return b"\x89PNG\r\n\x1a\n"
+    """A real 8×8 picture: the figure is the table's memory, not its pictures (the replay GIF still decodes it)."""
+    return TINY_PNG
 
 
 async def _live_tables(host: TableHost, first: int, count: int, ids: list[str], moves: int, rnd: random.Random) -> None:
