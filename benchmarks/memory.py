@@ -24,6 +24,7 @@ from typing import Any
 from benchmarks.host import _game_ids, _seat_table, owing
 from bot.store import Store
 from bot.tables import Caller, TableHost
+from renderers.common import tiny_png
 
 
 def rss_bytes() -> int:
@@ -35,14 +36,7 @@ def rss_bytes() -> int:
         return 0
 
 
-def _tiny_png() -> bytes:
-    from renderers.common import canvas, to_png
-
-    img, _ = canvas(8, 8)
-    return to_png(img)
-
-
-TINY_PNG = _tiny_png()
+TINY_PNG = tiny_png()
 
 
 def _no_picture(game_id: str, view: dict[str, Any], seat: int | None) -> bytes:

@@ -229,3 +229,10 @@ def to_png(img: Image.Image, palette: Image.Image | None = None, compress_level:
         indexed = img.quantize(colors=128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     indexed.save(out, format="PNG", optimize=False, compress_level=compress_level)
     return out.getvalue()
+
+
+@lru_cache(maxsize=1)
+def tiny_png() -> bytes:
+    """An 8×8 blank picture for tests and benchmarks that are about everything but drawing."""
+    img, _ = canvas(8, 8)
+    return to_png(img)

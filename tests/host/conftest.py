@@ -10,6 +10,7 @@ import pytest
 
 from bot.store import Store
 from bot.tables import Caller, Outputs, TableHost
+from renderers.common import tiny_png
 from rules import registry
 from tests.host import toygame
 
@@ -31,14 +32,7 @@ class Clock:
         self.now += seconds
 
 
-def _tiny_png() -> bytes:
-    from renderers.common import canvas, to_png
-
-    img, _ = canvas(8, 8)
-    return to_png(img)
-
-
-TINY_PNG = _tiny_png()
+TINY_PNG = tiny_png()
 
 
 class RecordingRenderer:

@@ -31,6 +31,7 @@ from typing import Any
 
 from bot.store import Store
 from bot.tables import Caller, TableHost
+from renderers.common import tiny_png
 from rules import registry
 
 GUILD = 7
@@ -40,14 +41,7 @@ SHORT = {"buccaneer": {"round_limit": "50"}, "flagon": {"length": "short"}}
 UNDO_CHANCE = 0.05
 
 
-def _tiny_png() -> bytes:
-    from renderers.common import canvas, to_png
-
-    img, _ = canvas(8, 8)
-    return to_png(img)
-
-
-TINY_PNG = _tiny_png()
+TINY_PNG = tiny_png()
 
 
 def tiny_renderer(game_id: str, view: dict[str, Any], seat: int | None) -> bytes:
