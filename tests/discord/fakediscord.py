@@ -242,7 +242,7 @@ class FakeDiscord:
             "version": 1,
             "guild_id": str(self.guild_id),
             "channel_id": str(self.channel_id),
-            "channel": _channel(self.channel_id, self.guild_id),
+            "channel": channel_payload(self.channel_id, self.guild_id),
             "member": _member(person),
             "app_permissions": str(discord.Permissions.all().value),
             "locale": "en-US",
@@ -546,7 +546,7 @@ def _member(person: Person) -> dict[str, Any]:
     }
 
 
-def _channel(channel_id: int, guild_id: int) -> dict[str, Any]:
+def channel_payload(channel_id: int, guild_id: int) -> dict[str, Any]:
     return {
         "id": str(channel_id),
         "type": 0,
@@ -592,7 +592,7 @@ def _guild(guild_id: int, channel_id: int) -> dict[str, Any]:
         "roles": [everyone],
         "emojis": [],
         "stickers": [],
-        "channels": [_channel(channel_id, guild_id)],
+        "channels": [channel_payload(channel_id, guild_id)],
         "threads": [],
         "members": [dict(me, flags=0)],
         "member_count": 2,

@@ -15,7 +15,7 @@ from bot.settings import Settings
 from bot.store import Store
 from bot.tables import Outputs, Post, TableHost
 from tests.discord.conftest import TINY_PNG
-from tests.discord.fakediscord import GOOD_TOKEN, FakeDiscord
+from tests.discord.fakediscord import GOOD_TOKEN, FakeDiscord, channel_payload
 
 CHANNEL = 777
 
@@ -109,17 +109,7 @@ def slash_payload(interaction_id: int, guild_id: int, channel_id: int, user_id: 
         "version": 1,
         "guild_id": str(guild_id),
         "channel_id": str(channel_id),
-        "channel": {
-            "id": str(channel_id),
-            "type": 0,
-            "guild_id": str(guild_id),
-            "name": "tavern",
-            "position": 0,
-            "permission_overwrites": [],
-            "nsfw": False,
-            "parent_id": None,
-            "flags": 0,
-        },
+        "channel": channel_payload(channel_id, guild_id),
         "member": member,
         "app_permissions": str(discord.Permissions.all().value),
         "locale": "en-US",
