@@ -14,6 +14,8 @@ from rules.treasure_island import calendar as C
 from rules.treasure_island import engine as E
 from rules.treasure_island import geometry as G
 from rules.treasure_island import hints as H
+from rules.treasure_island import moves as M
+from rules.treasure_island import views as V
 from rules.treasure_island.engine import P
 from rules.treasure_island.geometry import Pt
 
@@ -168,7 +170,7 @@ class TreasureIsland(core.Game):
     def legal_actions(self, state: State, seat: int) -> list[str]:
         if seat not in E.to_act(state):
             return []
-        return _legal(state)
+        return M.legal(state)
 
     # -- apply ------------------------------------------------------------------------------------------
     def apply(self, state: State, seat: int, action: str) -> tuple[State, list[Event]]:
@@ -185,9 +187,7 @@ class TreasureIsland(core.Game):
         return s, ev
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        from rules.treasure_island.views import view
-
-        return view(state, seat)
+        return V.view(state, seat)
 
     # -- host helpers -----------------------------------------------------------------------------------
     def undoable(self, before: State, seat: int, action: str) -> bool:
@@ -253,9 +253,7 @@ class TreasureIsland(core.Game):
         if s["state"] == "over":
             return out
         if s["treasure"] is not None:
-            from rules.treasure_island.views import miles
-
-            out.append(json.dumps({"treasure": miles(s["treasure"])})[1:-1])
+            out.append(json.dumps({"treasure": V.miles(s["treasure"])})[1:-1])
         cards = s["hand"] + s["compass_hand"] + s["starting_deck"] + s["black_deck"] + s["compass_deck"] + s["discards"]
         out += [json.dumps(c) for c in cards + [c["card"] for c in s["compass_given"]]]
         for pile in (s["starting_deck"], s["black_deck"], s["compass_deck"], s["district_pile"], s["chest_tokens"]):
@@ -378,182 +376,9 @@ def _hu(p: list[float]) -> Pt:
     return int(round(p[0] * 2)), int(round(p[1] * 2))
 
 
-# -- legal lists -----------------------------------------------------------------------------------------------
-def _pts(verb: str, nodes: list[int]) -> list[str]:
-    return [f"{verb} {G.fmt_k(k)}" for k in nodes]
-
-
-def _sorted_nodes(mask: int) -> list[int]:
-    return sorted(G.bits(mask), key=lambda k: (k % G.W, k // G.W))
-
-
-def fog_centres(s: State) -> list[int]:
-    g = E.geo_of(s)
-    minis = [P(m["pos"]) for m in s["minis"].values()]
-    return [k for k in g.legal_nodes if all(G.d2(G.ij(k), p) > E.FOG_R2 for p in minis)]
-
-
-def gallop_targets(s: State, m: str) -> list[int]:
-    g = E.geo_of(s)
-    here = G.node(*P(s["minis"][m]["pos"]))
-    fog = E.fog_discs(s)
-    return [k for k in g.legal_nodes if k != here and all(G.d2(G.ij(k), c) > E.FOG_R2 for c in fog)]
-
-
-def move_targets(s: State, m: str, limit: int, origin: Pt | None = None) -> list[int]:
-    g = E.geo_of(s)
-    a = origin if origin is not None else P(s["minis"][m]["pos"])
-    return g.reach(a, limit, m == "ben", E.fog_discs(s))
-
-
-def search_centres(s: State, m: str) -> list[int]:
-    return G.circle_nodes(P(s["minis"][m]["pos"]), E.search_radius(m))
-
-
-def verify_targets(s: State, seat: int) -> list[int]:
-    done = {v["target_day"] for v in s["verified"][seat]}
-    days = [h["day"] for h in s["hints"][1:]]
-    return [d for d in days if d not in done]
-
-
-def token_options(s: State) -> list[str]:
-    pend = s["pending"]
-    ctx = E.hint_ctx(s)
-    out = []
-    first = not s["hints"]
-    if s["tokens"]["truth"] > 0:
-        out.append("token truth")
-    if s["tokens"]["bluff"] > 0 and not first:
-        out.append("token bluff")
-    if not first and E.trick_playable(s, "lie"):
-        t = P(s["treasure"])
-        if any(not H.holds(pend["card"], c, ctx, t) for c in H.completions(pend["card"], ctx)):
-            out.append("token lie")
-    return out
-
-
-def param_values(s: State) -> list[str]:
-    pend = s["pending"]
-    card = H.CARDS[pend["card"]]
-    ctx = E.hint_ctx(s)
-    t = P(s["treasure"])
-    chosen = tuple(pend["params"])
-    kind = card.params[len(chosen)]
-    out = []
-    for v in H.values(kind, ctx, chosen):
-        comps = H.completions(card.id, ctx, (*chosen, v))
-        if pend["token"] == "bluff":
-            ok = bool(comps)
-        elif pend["token"] == "truth":
-            ok = any(H.holds(card.id, c, ctx, t) for c in comps)
-        else:
-            ok = any(not H.holds(card.id, c, ctx, t) for c in comps)
-        if ok:
-            out.append(v)
-    return out
-
-
-def chest_gives(s: State) -> list[str]:
-    p = P(s["chest_ctx"]["pos"])
-    plain = [tok for tok in C.CHEST_TOKENS if tok in s["chest_tokens"] and E.info_true(s, tok, p)]
-    out = [f"give {tok}" for tok in plain]
-    if E.trick_playable(s, "traitor") and s["traitor"] is None:
-        out += [f"give {tok} traitor" for tok in plain]
-    return out
-
-
-def compass_cards(s: State) -> list[str]:
-    m = s["compass_mini"]
-    p = P(s["minis"][m]["pos"])
-    t = P(s["treasure"])
-    return [f"show {c}" for c in H.sort_ids(s["compass_hand"]) if H.compass_true(c, p, t)]
-
-
-def _legal(s: State) -> list[str]:
-    st = s["state"]
-    g = E.geo_of(s)
-    if st == "bury":
-        elig = G.eligible_mask(s["options"]["map"], E.used_spots(s))
-        return _pts("bury", [k for k in g.legal_nodes if elig >> k & 1])
-    if st == "hint_card":
-        out = [f"hint {c}" for c in E.playable_cards(s)]
-        if E.redraw_allowed(s):
-            out.append("redraw")
-        if E.trick_playable(s, "fog") and s["pending"]["fog_left"] == 0:
-            out.append("trick fog")
-        return out
-    if st == "fog":
-        return _pts("fog", fog_centres(s))
-    if st == "hint_token":
-        return token_options(s)
-    if st == "hint_param":
-        return [f"say {v}" for v in param_values(s)]
-    if st == "prison_trick":
-        return (["trick mutiny"] if E.trick_playable(s, "mutiny") else []) + ["proceed"]
-    if st == "prison":
-        return [f"tower {t}" for t in g.tower_ids]
-    if st == "turn":
-        return _turn_actions(s)
-    if st == "ride2":
-        return _pts("ride", move_targets(s, s["turn"]["mini"], 12)) + ["halt"]
-    if st == "step":
-        return _pts("step", move_targets(s, s["turn"]["mini"], 6)) + ["stay"]
-    if st == "chest":
-        return ["nothing", *chest_gives(s)]
-    if st == "compass":
-        return compass_cards(s)
-    if st == "escape":
-        e = s["escape"]
-        fig = s["figures"][e["fig"]]
-        out = _pts("run", g.reach(P(fig["pos"]), 8))
-        out.append("stay")
-        if e["first"] and e["round"] == 1 and E.trick_playable(s, "phantom"):
-            out.append("trick phantom")
-        return out
-    if st == "phantom":
-        return ["real A", "real B", "real C"]
-    return []
-
-
-def _turn_actions(s: State) -> list[str]:
-    m = s["turn"]["mini"]
-    mi = s["minis"][m]
-    seat = s["owner"][m]
-    left = s["turn"]["left"]
-    g = E.geo_of(s)
-    out: list[str] = []
-    if left >= 1:
-        out += _pts("ride", move_targets(s, m, 12))
-        out += _pts("walk", move_targets(s, m, 6))
-        out.append("dig")
-        out += _pts("search", search_centres(s, m))
-        if mi["gallop"]:
-            out += _pts("gallop", gallop_targets(s, m))
-        if mi["compass"]:
-            out.append("compass")
-        if mi["verify"]:
-            out += [f"verify {d}" for d in verify_targets(s, seat)]
-        if mi["special"]:
-            if m == "anne":
-                out += _pts("monkey", g.legal_nodes)
-            elif m == "olivier":
-                out += _pts("spyglass", g.legal_nodes)
-            elif m == "ben":
-                out += [f"recall {lm}" for lm in g.landmark_ids]
-    items = s["items"][seat]
-    if "stride" in items:
-        out += _pts("use stride", move_targets(s, m, 14))
-    if "extra" in items:
-        out.append("use extra")
-    if "dig" in items:
-        out.append("use dig")
-    out.append("end")
-    return out
-
-
 # -- apply -----------------------------------------------------------------------------------------------------
 def _wrong(s: State, action: str) -> IllegalAction:
-    legal = _legal(s)
+    legal = M.legal(s)
     verbs = []
     for a in legal:
         v = (
@@ -602,7 +427,7 @@ def _apply(s: State, seat: int, action: str, ev: list[Event]) -> None:
     assert handler is not None
     handler(s, seat, action, verb, ev)
     # the states whose lists could in principle run dry; every other state always offers a fixed action
-    assert s["state"] not in ("hint_card", "hint_token", "hint_param", "compass") or _legal(s), s["state"]
+    assert s["state"] not in ("hint_card", "hint_token", "hint_param", "compass") or M.legal(s), s["state"]
 
 
 def _h_bury(s: State, seat: int, action: str, verb: str, ev: list[Event]) -> None:
@@ -697,11 +522,11 @@ def _h_fog(s: State, seat: int, action: str, verb: str, ev: list[Event]) -> None
 def _h_hint_token(s: State, seat: int, action: str, verb: str, ev: list[Event]) -> None:
     if verb != "token":
         raise _wrong(s, action)
-    if action not in token_options(s):
+    if action not in M.token_options(s):
         tok = action.split(" ")[1]
         if tok == "lie":
-            raise IllegalAction("trick_unavailable", "The Lie cannot be played now: " + ", ".join(token_options(s)))
-        raise IllegalAction("not_held", f"You cannot use a {tok} token now; allowed: {', '.join(token_options(s))}.")
+            raise IllegalAction("trick_unavailable", "The Lie cannot be played now: " + ", ".join(M.token_options(s)))
+        raise IllegalAction("not_held", f"You cannot use a {tok} token now; allowed: {', '.join(M.token_options(s))}.")
     tok = action.split(" ")[1]
     s["pending"]["token"] = tok
     if tok == "lie":
@@ -715,7 +540,7 @@ def _h_hint_param(s: State, seat: int, action: str, verb: str, ev: list[Event]) 
         raise _wrong(s, action)
     v = action.split(" ", 1)[1]
     pend = s["pending"]
-    legal = param_values(s)
+    legal = M.param_values(s)
     if v not in legal:
         ctx = E.hint_ctx(s)
         kind = H.CARDS[pend["card"]].params[len(pend["params"])]
@@ -905,7 +730,7 @@ def _h_turn(s: State, seat: int, action: str, verb: str, ev: list[Event]) -> Non
             day = int(action.split(" ")[1])
         except ValueError:
             raise IllegalAction("bad_text", "Verify a day number, e.g. `verify 9`.") from None
-        targets = verify_targets(s, seat)
+        targets = M.verify_targets(s, seat)
         if day not in targets:
             raise IllegalAction("bad_target", f"No checkable token on June {day}; you may check: {targets or 'none'}.")
         idx = next(i for i, h in enumerate(s["hints"]) if h["day"] == day)
@@ -1038,8 +863,10 @@ def _h_compass(s: State, seat: int, action: str, verb: str, ev: list[Event]) -> 
         raise IllegalAction(
             "not_held", f"{card} is not in your Compass hand: {', '.join(H.sort_ids(s['compass_hand']))}."
         )
-    if action not in compass_cards(s):
-        raise IllegalAction("must_be_true", f"{card} would be false here; show one of: {', '.join(compass_cards(s))}.")
+    if action not in M.compass_cards(s):
+        raise IllegalAction(
+            "must_be_true", f"{card} would be false here; show one of: {', '.join(M.compass_cards(s))}."
+        )
     m = s["compass_mini"]
     p = P(s["minis"][m]["pos"])
     s["compass_hand"].remove(card)

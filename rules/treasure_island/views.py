@@ -14,6 +14,7 @@ from rules.treasure_island import calendar as C
 from rules.treasure_island import engine as E
 from rules.treasure_island import geometry as G
 from rules.treasure_island import hints as H
+from rules.treasure_island import moves as M
 from rules.treasure_island.engine import P
 from rules.treasure_island.maps import MAPS
 
@@ -194,24 +195,22 @@ def _reveal(s: State) -> dict[str, Any]:
 
 
 def _reach_masks(s: State, seat: int) -> dict[str, str]:
-    from rules.treasure_island import game as GM
-
     st = s["state"]
     if seat not in E.to_act(s) or st not in ("turn", "ride2", "step"):
         return {}
     m = s["turn"]["mini"]
     out: dict[str, str] = {}
     if st == "ride2":
-        out["ride"] = G.mask_b64(G.mask_of(GM.move_targets(s, m, 12)))
+        out["ride"] = G.mask_b64(G.mask_of(M.move_targets(s, m, 12)))
     elif st == "step":
-        out["walk"] = G.mask_b64(G.mask_of(GM.move_targets(s, m, 6)))
+        out["walk"] = G.mask_b64(G.mask_of(M.move_targets(s, m, 6)))
     else:
         if s["turn"]["left"] >= 1:
-            out["ride"] = G.mask_b64(G.mask_of(GM.move_targets(s, m, 12)))
-            out["walk"] = G.mask_b64(G.mask_of(GM.move_targets(s, m, 6)))
-            out["search"] = G.mask_b64(G.mask_of(GM.search_centres(s, m)))
+            out["ride"] = G.mask_b64(G.mask_of(M.move_targets(s, m, 12)))
+            out["walk"] = G.mask_b64(G.mask_of(M.move_targets(s, m, 6)))
+            out["search"] = G.mask_b64(G.mask_of(M.search_centres(s, m)))
         if "stride" in s["items"][seat]:
-            out["stride"] = G.mask_b64(G.mask_of(GM.move_targets(s, m, 14)))
+            out["stride"] = G.mask_b64(G.mask_of(M.move_targets(s, m, 14)))
     return out
 
 
@@ -271,8 +270,6 @@ def _pirate_private(s: State, seat: int) -> dict[str, Any]:
 
 
 def _silver_private(s: State) -> dict[str, Any]:
-    from rules.treasure_island import game as GM
-
     out: dict[str, Any] = {
         "treasure": miles(s["treasure"]) if s["treasure"] else None,
         "hand": H.sort_ids(s["hand"]),
@@ -305,7 +302,7 @@ def _silver_private(s: State) -> dict[str, Any]:
     if st == "bury":
         out["reach"] = G.mask_b64(G.eligible_mask(s["options"]["map"], E.used_spots(s)))
     elif st == "fog":
-        out["reach"] = G.mask_b64(G.mask_of(GM.fog_centres(s)))
+        out["reach"] = G.mask_b64(G.mask_of(M.fog_centres(s)))
     elif st == "escape":
         fig = s["figures"][s["escape"]["fig"]]
         out["reach"] = G.mask_b64(G.mask_of(E.geo_of(s).reach(P(fig["pos"]), 8)))
@@ -315,8 +312,6 @@ def _silver_private(s: State) -> dict[str, Any]:
 def option_share(s: State) -> tuple[dict[str, float], int]:
     """Each legal value of the current parameter → the share of ``public_candidates`` its best completion keeps,
     and the true region of the vaguest completion overall (what Silver is about to reveal)."""
-    from rules.treasure_island import game as GM
-
     pend = s["pending"]
     ctx = E.hint_ctx(s)
     t = P(s["treasure"])
@@ -324,7 +319,7 @@ def option_share(s: State) -> tuple[dict[str, float], int]:
     total = max(1, G.popcount(cands))
     out: dict[str, float] = {}
     top, top_region = -1.0, 0
-    for v in GM.param_values(s):
+    for v in M.param_values(s):
         best = 0.0
         for comp in H.completions(pend["card"], ctx, (*pend["params"], v)):
             ok = H.holds(pend["card"], comp, ctx, t)
