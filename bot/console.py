@@ -55,6 +55,11 @@ class Console:
         self.count = 0
         self.last_moves: list[str] = []
         self._last: tuple[bytes, Path] | None = None
+        host.publish = self._published
+
+    async def _published(self, out: Outputs) -> None:
+        """What the host does between commands (timers, background work) is shown as it happens."""
+        self.show(out)
 
     def say(self, text: str = "") -> None:
         print(_plain(text), file=self.out, flush=True)

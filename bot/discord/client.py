@@ -80,6 +80,7 @@ class ParleyBot(commands.AutoShardedBot):
         )
         self.host = host
         self.delivery = Delivery(self, host)
+        host.publish = self.delivery.deliver  # what the host does between requests (timers, background work)
         self.dev_guild = dev_guild
         self.mode = mode
         self._host_started = False

@@ -11,6 +11,7 @@ from typing import Any
 import aiosqlite
 import pytest
 
+import bot.restore
 import bot.tables
 from benchmarks.startup import copy_tables
 from bot.tables import Caller, TableHost
@@ -20,13 +21,13 @@ from tests.host.conftest import ANA, BEN, CHANNEL, Clock, HostFactory, running, 
 
 
 class CountingReplay:
-    """Stands in for ``bot.tables.replay_steps``: counts the replays (each slowed a little, so that calls
+    """Stands in for ``bot.restore.replay_steps``: counts the replays (each slowed a little, so that calls
     arriving together really overlap while one of them loads the table)."""
 
     def __init__(self, delay: float = 0.0) -> None:
         self.calls = 0
         self.delay = delay
-        self.real = bot.tables.replay_steps
+        self.real = bot.restore.replay_steps
 
     def __call__(self, *args: Any) -> Any:
         self.calls += 1
@@ -37,7 +38,7 @@ class CountingReplay:
 @pytest.fixture
 def replays(monkeypatch: pytest.MonkeyPatch) -> CountingReplay:
     counter = CountingReplay(delay=0.05)
-    monkeypatch.setattr(bot.tables, "replay_steps", counter)
+    monkeypatch.setattr(bot.restore, "replay_steps", counter)
     return counter
 
 

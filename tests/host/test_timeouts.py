@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from bot.tables import TableHost
+import asyncio
+
+from bot.tables import Outputs, TableHost
 from tests.host.conftest import ADMIN, ANA, BEN, CHANNEL, Clock, HostFactory, running, state_of
 
 HOUR = 3600.0
@@ -83,3 +85,51 @@ async def test_config_validates_and_reports(host: TableHost) -> None:
     out = await host.config(ADMIN, turn_limit_seconds=600, host_role_id=77)
     assert out.ok and "10 min" in out.reply and "<@&77>" in out.reply
     assert (await host.guild_settings(ADMIN.guild_id))["turn_limit_seconds"] == 600
+
+
+async def test_a_woken_table_runs_its_timers_at_once_and_publishes_them(host: TableHost, clock: Clock) -> None:
+    await host.config(ADMIN, turn_limit_seconds=HOUR)
+    await running(host, BEN)
+    published: list = []
+
+    async def publish(out) -> None:  # type: ignore[no-untyped-def]
+        published.append(out)
+
+    table = host._tables[host.table_for(CHANNEL).table_id]  # noqa: SLF001 - the test wakes one table
+    host.wake(table, clock.now + 10)  # without a transport: nothing to publish to, so nothing is scheduled
+    assert host._wakes == {}  # noqa: SLF001
+    host.publish = publish
+    clock.advance(HOUR + 1)
+    host.wake(table, clock.now)
+    for _ in range(50):
+        if published:
+            break
+        await asyncio.sleep(0.01)
+    [out] = published
+    assert "Ana ran out of time" in "\n".join(p.text for p in out.public)
+    assert host.table_for(CHANNEL).to_act == (1,)
+
+
+async def test_background_work_is_published_and_cancelled_at_close(host: TableHost) -> None:
+    published: list = []
+
+    async def publish(out) -> None:  # type: ignore[no-untyped-def]
+        published.append(out)
+
+    host.publish = publish
+    started = asyncio.Event()
+
+    async def quick() -> Outputs:
+        return Outputs(reply="done")
+
+    async def slow() -> Outputs:
+        started.set()
+        await asyncio.sleep(60)
+        return Outputs(reply="never")
+
+    host.later(quick())
+    host.later(slow())
+    await started.wait()
+    assert [o.reply for o in published] == ["done"]
+    await host.close()
+    assert [o.reply for o in published] == ["done"] and not host._later  # noqa: SLF001

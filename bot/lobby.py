@@ -1,0 +1,309 @@
+"""Lobby commands: open a table, take and leave seats, add AI players, start, end; and retiring a table."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Callable
+
+from bot.api import Caller, Outputs, guarded
+from bot.outputs import clip, defang, quote, seat_label
+from bot.play import AI_TAKEOVER_LEVEL
+from bot.posts import Batch
+from bot.store import SeatRow, Store
+from bot.table import Table
+from rules import registry
+from rules.core import AI_LEVELS, IllegalAction
+
+log = logging.getLogger("parley.tables")
+#: a lobby nobody touches for this long closes itself
+LOBBY_IDLE_SECONDS = 30 * 60
+
+
+class LobbyMixin:
+    """Part of :class:`bot.tables.TableHost`: the lobby and a table's end."""
+
+    store: Store
+    clock: Callable[[], float]
+    _rand: random.Random
+    _tables: dict[int, Table]
+    _active: dict[int, int]
+    _last: dict[int, int]
+    _open_lock: asyncio.Lock
+
+    @guarded
+    async def open(
+        self, caller: Caller, game_id: str, options: dict[str, str] | None = None, *, seed: str | None = None
+    ) -> Outputs:
+        """Open a lobby in the caller's channel and seat the opener. ``seed`` fixes the deal (offline play)."""
+        try:
+            game = registry.get(game_id)
+        except KeyError:
+            return Outputs(
+                ok=False, reply=f"There is no game '{quote(game_id)}'. Games: {', '.join(registry.game_ids())}."
+            )
+        if any(len(str(k)) > 100 or len(str(v)) > 100 for k, v in (options or {}).items()):
+            # an autocompleted option is free text: never quote a huge one back
+            return Outputs(ok=False, reply=f"Those are not {game.info.title} options; pick them from the lists.")
+        try:
+            opts = game.resolve_options(options)
+        except IllegalAction as exc:
+            return Outputs(ok=False, reply=clip(defang(exc.message)))
+        settings = await self._guild_settings(caller.guild_id)
+        if not (caller.moderator or settings["anyone_can_open"]):
+            return Outputs(
+                ok=False, reply="Only moderators or the server's host role may open a table here. Ask one of them."
+            )
+        async with self._open_lock:
+            if self._active_table(caller.channel_id) is not None:
+                return Outputs(
+                    ok=False,
+                    reply="This channel already has a table. Use /table status to see it, or open one in another channel.",
+                )
+            now = self.clock()
+            seed = seed if seed is not None else f"{self._rand.getrandbits(64):016x}"
+            ai_seed = f"{self._rand.getrandbits(64):016x}"
+            seats = [SeatRow(0, caller.user_id, caller.name, None)]
+            tid = await self.store.create_table(
+                guild_id=caller.guild_id,
+                channel_id=caller.channel_id,
+                game_id=game.info.id,
+                host_id=caller.user_id,
+                options=opts,
+                seed=seed,
+                ai_seed=ai_seed,
+                now=now,
+                seats=seats,
+            )
+            t = Table(
+                tid,
+                caller.guild_id,
+                caller.channel_id,
+                game.info.id,
+                "lobby",
+                caller.user_id,
+                opts,
+                seed,
+                ai_seed,
+                seats,
+                now,
+            )
+            self._tables[tid] = t
+            self._active[caller.channel_id] = tid
+        log.info("table %s opened (%s) in channel %s", tid, game.info.id, caller.channel_id)
+        return self._lobby_out(t, f"Opened a {game.info.title} table; you have seat 1.")
+
+    def _free_seat(self, t: Table, wanted: int | None) -> int | str:
+        game = t.game
+        taken = {s.seat for s in t.seats}
+        if wanted is not None:
+            if not 0 <= wanted < game.info.max_players:
+                return f"Seats go from 1 to {game.info.max_players}."
+            if wanted in taken:
+                free = [str(i + 1) for i in range(game.info.max_players) if i not in taken]
+                return f"Seat {wanted + 1} is taken; free seats: {', '.join(free) or 'none'}."
+            return wanted
+        for i in range(game.info.max_players):
+            if i not in taken:
+                return i
+        return f"The table is full ({game.info.max_players} seats)."
+
+    @guarded
+    async def join(self, caller: Caller, seat: int | None = None) -> Outputs:
+        """Take a lobby seat (``seat`` 0-based, optional), or take over an AI-played seat of a running game."""
+        t = self._active_table(caller.channel_id)
+        if t is None:
+            return Outputs(ok=False, reply="There is no table in this channel. Open one with /table open.")
+        async with t.lock:
+            now = self.clock()
+            if t.seat_of(caller.user_id) is not None:
+                return Outputs(ok=False, reply=f"You already have seat {t.seat_of(caller.user_id) + 1}.")
+            if t.status == "lobby":
+                got = self._free_seat(t, seat)
+                if isinstance(got, str):
+                    return Outputs(ok=False, reply=got)
+                t.seats.append(SeatRow(got, caller.user_id, caller.name, None))
+                t.seats.sort(key=lambda s: s.seat)
+                await self.store.save_seats(t.id, t.seats, now)
+                t.updated = now
+                return self._lobby_out(t, f"You have seat {got + 1}.")
+            vacant = [s.seat for s in t.seats if s.vacated and s.ai_level is not None]
+            if seat is not None and seat not in vacant:
+                return Outputs(
+                    ok=False,
+                    reply=f"Seat {seat + 1} is not free. Free seats: {', '.join(str(v + 1) for v in vacant) or 'none'}.",
+                )
+            if not vacant:
+                return Outputs(ok=False, reply="The game is running and every seat is taken; you can watch.")
+            target = seat if seat is not None else vacant[0]
+            s = t.seats[target]
+            s.user_id, s.name, s.ai_level, s.vacated, s.reachable = caller.user_id, caller.name, None, False, True
+            await self.store.save_seats(t.id, t.seats, now)
+            batch = Batch()
+            to_act = tuple(t.game.to_act(t.state))
+            await self.store.set_deadlines(t.id, await self._arm(t, to_act, to_act, force=[target]))
+            batch.note(self._note(t, f"{caller.name} takes over seat {target + 1} ({seat_label(t.game, target)})."))
+            self._private_post(t, target, ["Your seat's private view:"], batch)
+            t.turn_key = f"{t.id}:{t.state_no}:j"
+            t.turn_lines = []
+            self._pend_board(t, batch)
+            return await self._flush(t, batch, reply=f"You now play seat {target + 1}.")
+
+    @guarded
+    async def leave(self, caller: Caller) -> Outputs:
+        t = self._active_table(caller.channel_id)
+        if t is None:
+            return Outputs(ok=False, reply="There is no table in this channel.")
+        async with t.lock:
+            seat = t.seat_of(caller.user_id)
+            if seat is None:
+                return Outputs(ok=False, reply="You have no seat at this table.")
+            return await self._vacate(t, seat, f"{caller.name} left", reply="You left the table.")
+
+    async def _vacate(self, t: Table, seat: int, why: str, *, reply: str) -> Outputs:
+        now = self.clock()
+        if t.status == "lobby":
+            t.seats = [s for s in t.seats if s.seat != seat]
+            await self.store.save_seats(t.id, t.seats, now)
+            t.updated = now
+            return self._lobby_out(t, reply)
+        s = t.seats[seat]
+        s.ai_level, s.vacated = AI_TAKEOVER_LEVEL, True
+        await self.store.save_seats(t.id, t.seats, now)
+        t.deadlines.pop(seat, None)
+        await self.store.set_deadlines(t.id, list(t.deadlines.values()))
+        batch = Batch()
+        batch.note(
+            self._note(t, f"{why}; an AI plays seat {seat + 1} ({seat_label(t.game, seat)}) until someone joins it.")
+        )
+        await self._run_ais(t, batch)
+        return await self._flush(t, batch, reply=reply)
+
+    @guarded
+    async def kick(self, caller: Caller, user_id: int) -> Outputs:
+        t = self._active_table(caller.channel_id)
+        if t is None:
+            return Outputs(ok=False, reply="There is no table in this channel.")
+        if not self._may_run(t, caller):
+            return Outputs(ok=False, reply="Only the table's host or a moderator can kick a player.")
+        async with t.lock:
+            seat = t.seat_of(user_id)
+            if seat is None:
+                return Outputs(ok=False, reply="That member has no seat at this table.")
+            name = t.seats[seat].name
+            return await self._vacate(t, seat, f"{name} was removed by {caller.name}", reply=f"{name} was removed.")
+
+    @guarded
+    async def ai_add(self, caller: Caller, level: str = "normal") -> Outputs:
+        t = self._active_table(caller.channel_id)
+        if t is None:
+            return Outputs(ok=False, reply="There is no table in this channel. Open one with /table open.")
+        if not self._may_run(t, caller):
+            return Outputs(ok=False, reply="Only the table's host or a moderator can add AI players.")
+        level = level.strip().lower()
+        if level not in AI_LEVELS:
+            return Outputs(ok=False, reply=f"AI levels: {', '.join(AI_LEVELS)}.")
+        async with t.lock:
+            if t.status != "lobby":
+                return Outputs(ok=False, reply="AI seats are added in the lobby, before /table start.")
+            got = self._free_seat(t, None)
+            if isinstance(got, str):
+                return Outputs(ok=False, reply=got)
+            n_ai = sum(1 for s in t.seats if s.ai_level) + 1
+            t.seats.append(SeatRow(got, None, f"AI {n_ai} ({level})", level))
+            t.seats.sort(key=lambda s: s.seat)
+            now = self.clock()
+            await self.store.save_seats(t.id, t.seats, now)
+            t.updated = now
+            return self._lobby_out(t, f"Added an AI ({level}) at seat {got + 1}.")
+
+    @guarded
+    async def ai_remove(self, caller: Caller) -> Outputs:
+        t = self._active_table(caller.channel_id)
+        if t is None:
+            return Outputs(ok=False, reply="There is no table in this channel.")
+        if not self._may_run(t, caller):
+            return Outputs(ok=False, reply="Only the table's host or a moderator can remove AI players.")
+        async with t.lock:
+            if t.status != "lobby":
+                return Outputs(
+                    ok=False, reply="AI seats can only be removed in the lobby; use /table join to take one over."
+                )
+            ais = [s for s in t.seats if s.ai_level]
+            if not ais:
+                return Outputs(ok=False, reply="There is no AI seat to remove.")
+            gone = ais[-1]
+            t.seats.remove(gone)
+            now = self.clock()
+            await self.store.save_seats(t.id, t.seats, now)
+            t.updated = now
+            return self._lobby_out(t, f"Removed the AI at seat {gone.seat + 1}.")
+
+    @guarded
+    async def start_table(self, caller: Caller) -> Outputs:
+        """``/table start``: deal and begin (host or moderator; needs the game's minimum players)."""
+        t = self._active_table(caller.channel_id)
+        if t is None:
+            return Outputs(ok=False, reply="There is no table in this channel. Open one with /table open.")
+        if not self._may_run(t, caller):
+            return Outputs(ok=False, reply="Only the table's host or a moderator can start the game.")
+        async with t.lock:
+            if t.status != "lobby":
+                return Outputs(ok=False, reply="This game has already started.")
+            game = t.game
+            try:
+                game.check_players(len(t.seats))
+            except IllegalAction as exc:
+                return Outputs(ok=False, reply=f"{exc.message} Join, or add an AI with /table ai add.")
+            # engine seats are dense: keep the chosen order, renumber from 0
+            seats = [
+                SeatRow(i, s.user_id, s.name, s.ai_level, s.vacated, s.reachable)
+                for i, s in enumerate(sorted(t.seats, key=lambda s: s.seat))
+            ]
+            state = game.new(len(seats), t.options, t.seed)
+            now = self.clock()
+            await self.store.begin_game(t.id, seats, game.dump(state), now)
+            t.seats, t.state, t.state_no, t.status, t.updated = seats, state, 0, "running", now
+            to_act = tuple(game.to_act(state))
+            await self.store.set_deadlines(t.id, await self._arm(t, (), to_act))
+            t.turn_key, t.turn_to_act = f"{t.id}:0", to_act
+            order = ", ".join(t.who(s.seat) for s in seats)
+            t.turn_lines = [f"The game begins. Seats: {order}."]
+            batch = Batch()
+            for s in seats:
+                self._private_post(t, s.seat, ["The game begins. Your private view:"], batch)
+            self._pend_board(t, batch)
+            await self._run_ais(t, batch)
+            log.info("table %s started with %d seats", t.id, len(seats))
+            return await self._flush(t, batch, reply="The game has started.")
+
+    @guarded
+    async def end(self, caller: Caller) -> Outputs:
+        t = self._active_table(caller.channel_id)
+        if t is None:
+            return Outputs(ok=False, reply="There is no table in this channel.")
+        if not self._may_run(t, caller):
+            return Outputs(ok=False, reply="Only the table's host or a moderator can end the table.")
+        async with t.lock:
+            await self._abandon(t)
+            return Outputs(
+                reply="The table was ended.",
+                public=[self._note(t, f"{caller.name} ended table {t.id}; it is recorded as abandoned.")],
+                channel_id=t.channel_id,
+            )
+
+    async def _abandon(self, t: Table) -> None:
+        now = self.clock()
+        await self.store.set_status(t.id, "abandoned", now)
+        t.status, t.updated = "abandoned", now
+        t.deadlines.clear()
+        self._retire(t)
+
+    def _retire(self, t: Table) -> None:
+        if self._active.get(t.channel_id) == t.id:
+            del self._active[t.channel_id]
+        old = self._last.get(t.channel_id)
+        if old is not None and old != t.id:
+            self._tables.pop(old, None)
+        self._last[t.channel_id] = t.id

@@ -1,0 +1,221 @@
+"""Building what a table says: board posts (one per turn, edited as the turn goes on), prompts, DMs and the
+lobby post. A host call collects everything in a :class:`Batch`; :meth:`PostsMixin._flush` draws all its pictures in
+one trip off the event loop and turns it into :class:`Outputs`."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.api import Outputs, Post
+from bot.outputs import MAX_TURN_LINES, clip, private_text, seat_label
+from bot.pictures import Pictures
+from bot.replay import gif, replay, sample
+from bot.store import Store
+from bot.table import Table
+from rules.core import Game, canonical_json
+
+log = logging.getLogger("parley.tables")
+
+#: board posts one call may produce (a run of AI turns); older ones are folded into the newer posts
+MAX_BOARDS_PER_CALL = 6
+
+
+@dataclass
+class Pending:
+    """A board post being built during one host call; rendered once at the end of the call."""
+
+    key: str
+    lines: list[str]
+    view: dict[str, Any]
+    to_act: tuple[int, ...]
+    state_no: int
+    final: bool = False  # a closed turn's post or the last board: no prompt, no buttons
+
+
+@dataclass
+class Batch:
+    """Everything one host call produces, rendered and turned into :class:`Outputs` at the end."""
+
+    boards: list[Pending | None] = field(default_factory=list)
+    notes: list[Post] = field(default_factory=list)  # public posts without a board (notices), in order
+    order: list[tuple[str, int]] = field(default_factory=list)  # ("board", i) / ("note", i)
+    # DMs, one per user and kind: (user, seat) -> narration lines; seat None is a text-only notice (a reminder)
+    private: dict[tuple[int, int | None], list[str]] = field(default_factory=dict)
+    summary: str | None = None
+    replay: bool = False
+
+    def board(self, pending: Pending) -> None:
+        for i, old in enumerate(self.boards):
+            if old is not None and old.key == pending.key:
+                self.boards[i] = pending
+                return
+        live = [i for i, b in enumerate(self.boards) if b is not None]
+        if len(live) >= MAX_BOARDS_PER_CALL:
+            # a long run of AI turns: fold the oldest board's narration into the new post instead of drawing it
+            oldest = self.boards[live[0]]
+            pending.lines = (oldest.lines + pending.lines)[-MAX_TURN_LINES:]
+            self.boards[live[0]] = None
+        self.order.append(("board", len(self.boards)))
+        self.boards.append(pending)
+
+    def dm(self, user: int, seat: int | None, lines: list[str]) -> None:
+        self.private.setdefault((user, seat), []).extend(lines)
+
+    def note(self, post: Post) -> None:
+        self.order.append(("note", len(self.notes)))
+        self.notes.append(post)
+
+    def empty(self) -> bool:
+        return not self.order and not self.private and self.summary is None
+
+
+class PostsMixin:
+    """Part of :class:`bot.tables.TableHost`: turns a table's moves into posts."""
+
+    pictures: Pictures
+    replay_frames: int
+    store: Store
+
+    def _prompt(self, t: Table, to_act: tuple[int, ...]) -> tuple[str, list[int]]:
+        if not to_act:
+            return "", []
+        humans = [s for s in to_act if t.seats[s].ai_level is None]
+        if not humans:
+            return "", []  # AI seats move at once: no prompt
+        mentions = [int(t.seats[s].user_id) for s in humans if t.seats[s].user_id is not None]
+        names = ", ".join(t.who(s) for s in to_act)
+        verb = "to act" if len(to_act) == 1 else "to act (each of you)"
+        return f"▶ {names} {verb}.", mentions
+
+    def _pend_board(self, t: Table, batch: Batch) -> Pending:
+        game = t.game
+        assert t.state is not None
+        pending = Pending(
+            key=t.turn_key,
+            lines=list(t.turn_lines[-MAX_TURN_LINES:]),
+            view=game.view(t.state, None),
+            to_act=tuple(game.to_act(t.state)) if t.status == "running" else (),
+            state_no=t.state_no,
+        )
+        batch.board(pending)
+        return pending
+
+    def _private_post(self, t: Table, seat: int, lines: list[str], batch: Batch) -> None:
+        s = t.seats[seat]
+        if s.ai_level is not None or s.user_id is None or not s.reachable:
+            return
+        batch.dm(int(s.user_id), seat, lines)
+
+    async def _flush(self, t: Table, batch: Batch, *, reply: str = "", ok: bool = True) -> Outputs:
+        """Render every picture of the batch in one trip off the event loop and assemble the outputs."""
+        game = t.game
+        state = t.state
+        drawn = [i for i, b in enumerate(batch.boards) if b is not None]
+        jobs: list[tuple[dict[str, Any], int | None]] = [(batch.boards[i].view, None) for i in drawn]
+        # a DM shows the seat's private view as it is now, after every move of this call
+        dms = [(user, seat, lines) for (user, seat), lines in batch.private.items()]
+        pictures = [(user, seat) for user, seat, _ in dms if seat is not None and state is not None]
+        jobs += [(game.view(state, seat), seat) for _, seat in pictures]
+        gif_task: asyncio.Task[bytes | None] | None = None
+        if batch.replay:
+            gif_task = asyncio.create_task(self._replay_gif(t))
+        # identical views (a closed turn's post and the next turn's post) are drawn once
+        keys = [canonical_json([v, s]) for v, s in jobs]
+        unique = list(dict.fromkeys(keys))
+        first = {k: jobs[keys.index(k)] for k in unique}
+        drawn_once = dict(
+            zip(unique, await self.pictures.render_many(t.game_id, [first[k] for k in unique]), strict=True)
+        )
+        images = [drawn_once[k] for k in keys]
+        gif_bytes = await gif_task if gif_task is not None else None
+        board_images = dict(zip(drawn, images, strict=False))
+        dm_images = dict(zip(pictures, images[len(drawn) :], strict=True))
+        out = Outputs(ok=ok, reply=reply, channel_id=t.channel_id)
+        header = f"**{game.info.title}** · table {t.id}"
+        for kind, i in batch.order:
+            if kind == "note":
+                out.public.append(batch.notes[i])
+                continue
+            b = batch.boards[i]
+            if b is None:
+                continue
+            prompt, mentions = self._prompt(t, b.to_act) if b.final is False else ("", [])
+            text = clip("\n".join([f"{header} · move {b.state_no}", *b.lines, prompt]).strip())
+            out.public.append(
+                Post(
+                    text=text,
+                    image=board_images[i],
+                    mentions=mentions,
+                    buttons=bool(mentions),
+                    state_no=b.state_no,
+                    board_key=b.key,
+                    table_id=t.id,
+                )
+            )
+        public_view = game.view(state, None) if state is not None else {}
+        for user, seat, lines in dms:
+            if seat is None or state is None:
+                out.private.append((user, Post(text=clip("\n".join(lines)), table_id=t.id)))
+                continue
+            summary = self._private_summary(game, public_view, game.view(state, seat), seat)
+            text = "\n".join([f"**{game.info.title}** (table {t.id}) — {seat_label(game, seat)}", *lines, summary])
+            image = dm_images[(user, seat)]
+            out.private.append((user, Post(text=clip(text.strip()), image=image, filename="hand.png", table_id=t.id)))
+        if batch.summary is not None:
+            # the final board is the last board of the batch: drawn once, shown twice
+            final_image = board_images[drawn[-1]] if drawn else None
+            out.public.append(Post(text=clip(batch.summary), image=final_image, filename="final.png", table_id=t.id))
+        if gif_bytes is not None:
+            out.public.append(
+                Post(text=f"Replay of table {t.id}.", image=gif_bytes, filename="replay.gif", table_id=t.id)
+            )
+        return out
+
+    async def _replay_gif(self, t: Table) -> bytes | None:
+        """The animated public board of the whole game, rebuilt from the seed and the action log."""
+        try:
+            game = t.game
+            entries = await self.store.log(t.id)
+            chain = await asyncio.to_thread(replay, game, len(t.seats), t.options, t.seed, entries)
+            views = [game.view(state, None) for state in sample(chain, self.replay_frames)]
+            frames = await self.pictures.render_many(t.game_id, [(v, None) for v in views])
+            return await asyncio.to_thread(gif, [f for f in frames if f])
+        except Exception as exc:  # noqa: BLE001 - the replay is a bonus, never a failure
+            log.error("replay of table %s failed: %s", t.id, type(exc).__name__)
+            return None
+
+    @staticmethod
+    def _private_summary(game: Game, public_view: dict[str, Any], seat_view: dict[str, Any], seat: int) -> str:
+        """The game's own summary of what only ``seat`` knows; a generic one from the view if it gives none."""
+        return game.private_summary(seat_view, seat) or private_text(public_view, seat_view)
+
+    def _note(self, t: Table, text: str, mentions: list[int] | None = None) -> Post:
+        return Post(text=clip(text), mentions=mentions or [], table_id=t.id)
+
+    def _lobby_text(self, t: Table) -> str:
+        game = t.game
+        opts = ", ".join(f"{k}: {v}" for k, v in t.options.items()) or "none"
+        lines = [
+            f"**{game.info.title}** lobby · table {t.id} · options: {opts}",
+            f"Seats ({len(t.seats)} of {game.info.min_players}–{game.info.max_players}):",
+        ]
+        names = game.info.seat_names
+        for rank, s in enumerate(sorted(t.seats, key=lambda s: s.seat)):
+            kind = f"AI ({s.ai_level})" if s.ai_level else s.name
+            # the colour (port, role) this seat will get when the game starts: seats are dealt them in order
+            colour = f" — {names[rank]}" if rank < len(names) else ""
+            lines.append(f"  {s.seat + 1}. {kind}{colour}")
+        host = next((s.name for s in t.seats if s.user_id == t.host_id and s.ai_level is None), None)
+        lines.append(
+            f"Host: {host or 'the opener'}. Join with /table join; the host or a moderator starts with /table start."
+            " Seats are played in this order; the game's colours are given out at the start."
+        )
+        return "\n".join(lines)
+
+    def _lobby_out(self, t: Table, reply: str) -> Outputs:
+        # one lobby message, edited as seats fill (same board_key)
+        post = Post(text=clip(self._lobby_text(t)), board_key=f"{t.id}:lobby", table_id=t.id)
+        return Outputs(reply=reply, public=[post], channel_id=t.channel_id)

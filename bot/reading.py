@@ -1,0 +1,148 @@
+"""Commands that read a table without changing its game: the channel's table, the board again, the history,
+the caller's choices and private view; and marking a player unreachable by DM."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.api import Caller, Choice, Outputs, SeatInfo, TableSummary, guarded, menu_order
+from bot.outputs import clip, seat_label
+from bot.pictures import Pictures
+from bot.posts import Batch
+from bot.store import Store, TableRow
+from bot.table import Table
+from rules import registry
+
+log = logging.getLogger("parley.tables")
+
+
+class ReadingMixin:
+    """Part of :class:`bot.tables.TableHost`: what a table shows on request."""
+
+    store: Store
+    pictures: Pictures
+    _tables: dict[int, Table]
+    _active: dict[int, int]
+    _last: dict[int, int]
+
+    def table_for(self, channel_id: int) -> TableSummary | None:
+        """The channel's lobby or running table, else the last one finished here since start-up."""
+        tid = self._active.get(channel_id, self._last.get(channel_id))
+        if tid is None or tid not in self._tables:
+            return None
+        t = self._tables[tid]
+        game = t.game
+        seats = tuple(
+            SeatInfo(s.seat, s.name if t.status != "lobby" else s.name, s.user_id, s.ai_level, s.reachable)
+            for s in t.seats
+        )
+        to_act = tuple(game.to_act(t.state)) if t.state is not None and t.status == "running" else ()
+        return TableSummary(
+            t.id, t.guild_id, t.channel_id, t.game_id, t.status, t.host_id, dict(t.options), seats, t.state_no, to_act
+        )
+
+    @guarded
+    async def status(self, caller: Caller) -> Outputs:
+        t = self._active_table(caller.channel_id)
+        if t is None:
+            return Outputs(ok=False, reply="There is no table in this channel. Open one with /table open.")
+        async with t.lock:
+            if t.status == "lobby":
+                return self._lobby_out(t, "Here is the lobby.")
+            # a repost starts a new board post so it lands at the bottom of the channel
+            t.turn_key = f"{t.id}:{t.state_no}:s{self._rand.getrandbits(24):06x}"
+            batch = Batch()
+            self._pend_board(t, batch)
+            return await self._flush(t, batch, reply="Here is the board.")
+
+    @guarded
+    async def history(self, caller: Caller) -> Outputs:
+        t = self._active_table(caller.channel_id)
+        row: TableRow | None
+        if t is not None:
+            row = await self.store.get_table(t.id)
+        else:
+            row = await self.store.last_table_in(caller.channel_id)
+        if row is None:
+            return Outputs(ok=False, reply="No table has been played in this channel yet.")
+        entries = await self.store.log(row.id)
+        game = registry.get(row.game_id)
+        if row.status in ("finished", "abandoned"):
+            seats = await self.store.seats(row.id)
+            names = {s.seat: f"{s.name} ({seat_label(game, s.seat)})" for s in seats}
+            lines = [f"**{game.info.title}** · table {row.id} · {row.status} · full record (seed `{row.seed}`)"]
+            for e in entries:
+                if e.kind == "undo":
+                    lines.append(f"{e.n}. ↩ {names.get(e.seat or 0, '?')} undo")
+                else:
+                    lines.append(f"{e.n}. {names.get(e.seat or 0, '?')}: `{e.action}`" + (" (AI)" if e.by_ai else ""))
+        else:
+            lines = [f"**{game.info.title}** · table {row.id} · {row.status} · moves so far"]
+            for e in entries:
+                lines.extend(f"{e.n}. {p}" for p in e.public)
+        if len(lines) == 1:
+            lines.append("No moves yet.")
+        return Outputs(reply=clip("\n".join(lines)), channel_id=row.channel_id)
+
+    async def choices(self, caller: Caller) -> list[Choice]:
+        """The caller's legal actions with labels and picker groups; empty if they owe nothing (or on error)."""
+        try:
+            return self._choices(caller)
+        except Exception as exc:  # noqa: BLE001 - autocomplete must always get an answer
+            self.internal_errors += 1
+            log.error("internal error in choices: %s", type(exc).__name__)
+            return []
+
+    def _choices(self, caller: Caller) -> list[Choice]:
+        t = self._active_table(caller.channel_id)
+        if t is None or t.status != "running" or t.state is None:
+            return []
+        game = t.game
+        seat = t.seat_of(caller.user_id)
+        if seat is None or seat not in game.to_act(t.state):
+            return []
+        cached = t.choices_for
+        if cached is not None and cached[0] is t.state and cached[1] == seat:
+            return list(cached[2])
+        view = game.view(t.state, seat)
+        choices = menu_order(
+            [Choice(a, game.label(view, a), game.group(view, a)) for a in game.legal_actions(t.state, seat)]
+        )
+        t.choices_for = (t.state, seat, choices)
+        return list(choices)
+
+    @guarded
+    async def hand(self, caller: Caller) -> Outputs:
+        t = self._active_table(caller.channel_id)
+        if t is None or t.status != "running" or t.state is None:
+            return Outputs(ok=False, reply="No game is running in this channel.")
+        game = t.game
+        seat = t.seat_of(caller.user_id)
+        public = game.view(t.state, None)
+        if seat is None:
+            image = await self.pictures.render(t.game_id, public, None)
+            return Outputs(reply="You have no seat here; this is the public board.", reply_image=image)
+        mine = game.view(t.state, seat)
+        text = self._private_summary(game, public, mine, seat) or "You hold nothing secret right now."
+        image = await self.pictures.render(t.game_id, mine, seat)
+        return Outputs(reply=clip(f"Your private view ({t.who(seat)}):\n{text}"), reply_image=image)
+
+    @guarded
+    async def dm_failed(self, channel_id: int, user_id: int) -> Outputs:
+        tid = self._active.get(channel_id, self._last.get(channel_id))
+        t = None if tid is None else self._tables.get(tid)
+        if t is None:
+            return Outputs(ok=False)
+        async with t.lock:
+            hit = [s for s in t.seats if s.user_id == user_id and s.reachable]
+            if not hit:
+                return Outputs(channel_id=channel_id)
+            for s in hit:
+                s.reachable = False
+            await self.store.save_seats(t.id, t.seats, self.clock())
+            name = hit[0].name
+            text = (
+                f"{name}, I couldn't send you a direct message (your DMs seem closed). "
+                "Use /hand or the “My hand” button to see your private view here."
+            )
+            return Outputs(public=[self._note(t, text, [user_id])], channel_id=channel_id)

@@ -1,0 +1,97 @@
+"""The in-memory table: its rows as the host holds them between commits, and the lock that loads it."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from bot.api import Choice
+from bot.outputs import seat_label
+from bot.store import DeadlineRow, SeatRow
+from rules import registry
+from rules.core import Game, State
+
+log = logging.getLogger("parley.tables")
+
+
+class LoadingLock(asyncio.Lock):
+    """A table's lock that finishes loading the table for whoever takes it first.
+
+    A table restored at start-up is only indexed (its snapshot, seats and deadlines); its log is read and its
+    replay checked by ``load`` once, by the first holder of the lock. So every holder sees a loaded table,
+    however many calls arrive at once, and a table nobody touches costs nothing at start-up.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.load: Callable[[], Awaitable[None]] | None = None
+
+    async def __aenter__(self) -> None:
+        await self.acquire()
+        if self.load is not None:
+            try:
+                await self.load()
+            except BaseException:
+                self.release()  # the next holder tries again
+                raise
+            self.load = None
+
+
+@dataclass
+class Table:
+    """A table in memory. ``state`` and ``state_no`` change only after the store committed them."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game_id: str
+    status: str
+    host_id: int
+    options: dict[str, str]
+    seed: str
+    ai_seed: str
+    seats: list[SeatRow]
+    updated: float
+    state: State | None = None
+    state_no: int = 0
+    lock: LoadingLock = field(default_factory=LoadingLock)
+    # the board post of the current turn: its key, who was to act when it began, and its narration
+    turn_key: str = ""
+    turn_to_act: tuple[int, ...] = ()
+    turn_lines: list[str] = field(default_factory=list)
+    # moves of the current turn that may be taken back: (state before, seat, undoable)
+    undo_stack: list[tuple[State, int, bool]] = field(default_factory=list)
+    deadlines: dict[int, DeadlineRow] = field(default_factory=dict)
+    # seat -> the state number its own latest action (or undo) produced, known from ``fresh_from`` on (the
+    # state number when the table was loaded): lets a simultaneous decision taken on a slightly older board stand
+    acted: dict[int, int] = field(default_factory=dict)
+    # the last seat's choices and the state they were built for: the picker, its pages and autocomplete ask for
+    # the same list many times, and a Treasure Island destination list is thousands of labelled points
+    choices_for: tuple[State, int, list[Choice]] | None = None
+    fresh_from: int = -1
+
+    def __post_init__(self) -> None:
+        if self.fresh_from < 0:
+            self.fresh_from = self.state_no
+
+    @property
+    def game(self) -> Game:
+        return registry.get(self.game_id)
+
+    @property
+    def loaded(self) -> bool:
+        """False for a table indexed at start-up until the first holder of its lock has loaded it."""
+        return self.lock.load is None
+
+    def seat_of(self, user_id: int) -> int | None:
+        for s in self.seats:
+            if s.user_id == user_id and s.ai_level is None:
+                return s.seat
+        return None
+
+    def who(self, seat: int) -> str:
+        s = self.seats[seat]
+        ai = " · AI" if s.vacated and s.ai_level else ""
+        return f"{s.name} ({seat_label(self.game, seat)}{ai})"
