@@ -153,6 +153,12 @@ class ToyGame(Game):
             return max(plays, key=lambda a: value(a[5:])) if level == "normal" else rnd.choice(plays)
         return legal[0] if legal == ["ready"] else ("draw" if "draw" in legal else "end")
 
+    def private_summary(self, view: dict[str, Any], seat: int) -> str:
+        if view.get("seat") != seat:
+            return ""
+        gems = ", ".join(f"{g} (+{value(g)})" for g in view["hand"]) or "none"
+        return f"Your gems: {gems}."
+
     def secrets(self, state: State) -> list[str]:
         return [g for h in state["hands"] for g in h] + list(state["deck"]) + [state["seed"]]
 
