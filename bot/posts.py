@@ -208,6 +208,7 @@ class PostsMixin:
             # the colour (port, role) this seat will get when the game starts: seats are dealt them in order
             colour = f" — {names[rank]}" if rank < len(names) else ""
             lines.append(f"  {s.seat + 1}. {kind}{colour}")
+        lines += [f"💡 {note}" for note in game.lobby_notes(len(t.seats), t.options)]  # the game's advice
         host = next((s.name for s in t.seats if s.user_id == t.host_id and s.ai_level is None), None)
         lines.append(
             f"Host: {host or 'the opener'}. Join with /table join; the host or a moderator starts with /table start."

@@ -160,6 +160,11 @@ class Game:
         if not lo <= players <= hi:
             raise IllegalAction("bad_players", f"{self.info.title} takes {lo} to {hi} players, not {players}.")
 
+    def lobby_notes(self, players: int, options: dict[str, str]) -> list[str]:
+        """Advice for a lobby of ``players`` seats with these resolved options (``resolve_options``), shown in the
+        lobby post: a suggestion, never a rule (the table may start as it is). Empty when there is nothing to say."""
+        return []
+
     # -- the contract --------------------------------------------------------------------------------
     def new(self, players: int, options: dict[str, str] | None, seed: str) -> State:
         raise NotImplementedError
