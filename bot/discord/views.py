@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("parley.discord")
 
 MENU_SIZE = 25  # Discord's limit of options in one select menu
+CUSTOM_ID_MAX = 100  # Discord's limit on a component's custom id
 MENUS_PER_PAGE = 4  # the fifth row holds the page buttons
 STALE = "This board is out of date — the game has moved on. Use the newest board post, or `/table status`."
 
@@ -132,11 +133,25 @@ def picker_text(summary: TableSummary | None, note: str = "") -> str:
     return clip(f"{head}**Your move in {game}** — pick an action below (or type it with `/play`).")
 
 
-def board_view(table_id: int, state_no: int) -> discord.ui.View:
-    """The two buttons under a board post."""
+def board_view(
+    table_id: int,
+    state_no: int,
+    optional: list[tuple[str, str]] | None = None,
+    *,
+    turn: bool = True,
+    decline: bool = False,
+) -> discord.ui.View:
+    """The buttons under a board post: "Take your turn" (when someone must act) and "My hand"; and while seats that
+    owe nothing may still act (a challenge), a button per such action and, if an AI waits for them, "Let it stand"."""
     view = discord.ui.View(timeout=None)
-    view.add_item(TurnButton(table_id, state_no))
+    if turn:
+        view.add_item(TurnButton(table_id, state_no))
     view.add_item(HandButton(table_id, state_no))
+    for action, label in optional or []:
+        if len(f"parley:react:{table_id}:{state_no}:{action}") <= CUSTOM_ID_MAX:  # a longer one stays in the picker
+            view.add_item(ReactButton(table_id, state_no, action, label))
+    if decline:
+        view.add_item(StandButton(table_id, state_no))
     return view
 
 
@@ -355,6 +370,81 @@ class PickSelect(
         await _offer_picker(interaction, host, caller, note=note)
 
 
+class ReactButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"parley:react:(?P<t>\d+):(?P<s>\d+):(?P<a>.+)"
+):
+    """An optional action open to seats that owe nothing (a Buccaneer challenge), on the board post while it lasts:
+    anyone may press it, and the host plays it for a seat that may take it or says who may."""
+
+    def __init__(self, table_id: int, state_no: int, action: str, label: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=_short(label or action, 80),
+                style=discord.ButtonStyle.danger,
+                custom_id=f"parley:react:{table_id}:{state_no}:{action}",
+            )
+        )
+        self.table_id = table_id
+        self.state_no = state_no
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> ReactButton:
+        return cls(int(match["t"]), int(match["s"]), match["a"], item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await defer(interaction)
+        host, delivery = _parts(interaction)
+        try:
+            if _current(host, interaction, self.table_id, self.state_no) is None:
+                await say(interaction, STALE)
+                return
+            caller = await caller_for(interaction, host)
+            out = await host.react(caller, self.action, state_no=self.state_no)
+            if out.ok:
+                await delivery.deliver(out, interaction.channel_id)
+            await say(interaction, out.reply)
+        except Exception:
+            log.exception("an optional-action button failed")
+            await say(interaction, "Something went wrong on my side; `/play` still works.")
+
+
+class StandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:stand:(?P<t>\d+):(?P<s>\d+)"):
+    """"Let it stand": the presser will not take the optional actions open to them, so an AI seat waiting for
+    people's reactions may go on as soon as nobody else is left to decide."""
+
+    def __init__(self, table_id: int, state_no: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Let it stand",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"parley:stand:{table_id}:{state_no}",
+            )
+        )
+        self.table_id = table_id
+        self.state_no = state_no
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> StandButton:
+        return cls(int(match["t"]), int(match["s"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await defer(interaction)
+        host, delivery = _parts(interaction)
+        try:
+            if _current(host, interaction, self.table_id, self.state_no) is None:
+                await say(interaction, STALE)
+                return
+            caller = await caller_for(interaction, host)
+            out = await host.let_stand(caller, state_no=self.state_no)
+            if out.ok:
+                await delivery.deliver(out, interaction.channel_id)
+            await say(interaction, out.reply)
+        except Exception:
+            log.exception("the let-it-stand button failed")
+            await say(interaction, "Something went wrong on my side; the game goes on by itself shortly.")
+
+
 class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:page:(?P<t>\d+):(?P<s>\d+):(?P<p>-?\d+)"):
     """Prev / Next / Back in the picker: redraws the picker at another page."""
 
@@ -397,4 +487,11 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:pa
             await say(interaction, "Something went wrong on my side; `/play` still works.")
 
 
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TurnButton, HandButton, PickSelect, PageButton)
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    TurnButton,
+    HandButton,
+    PickSelect,
+    PageButton,
+    ReactButton,
+    StandButton,
+)
