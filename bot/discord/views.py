@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.discord.interact import caller_for, clip, defer, reply_files, say
-from bot.tables import Caller, Choice, TableHost, TableSummary
+from bot.tables import Caller, Choice, Outputs, TableHost, TableSummary
 from rules import registry
 
 if TYPE_CHECKING:
@@ -370,6 +371,30 @@ class PickSelect(
         await _offer_picker(interaction, host, caller, note=note)
 
 
+async def _board_call(
+    interaction: discord.Interaction,
+    table_id: int,
+    state_no: int,
+    call: Callable[[TableHost, Caller], Awaitable[Outputs]],
+    failure: str,
+) -> None:
+    """A board button that acts at once: refused as stale on an old board, else the host's answer to the presser
+    (ephemeral) and its posts to the channel."""
+    await defer(interaction)
+    host, delivery = _parts(interaction)
+    try:
+        if _current(host, interaction, table_id, state_no) is None:
+            await say(interaction, STALE)
+            return
+        out = await call(host, await caller_for(interaction, host))
+        if out.ok:
+            await delivery.deliver(out, interaction.channel_id)
+        await say(interaction, out.reply)
+    except Exception:
+        log.exception("a board button failed")
+        await say(interaction, failure)
+
+
 class ReactButton(
     discord.ui.DynamicItem[discord.ui.Button], template=r"parley:react:(?P<t>\d+):(?P<s>\d+):(?P<a>.+)"
 ):
@@ -393,20 +418,13 @@ class ReactButton(
         return cls(int(match["t"]), int(match["s"]), match["a"], item.label)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await defer(interaction)
-        host, delivery = _parts(interaction)
-        try:
-            if _current(host, interaction, self.table_id, self.state_no) is None:
-                await say(interaction, STALE)
-                return
-            caller = await caller_for(interaction, host)
-            out = await host.react(caller, self.action, state_no=self.state_no)
-            if out.ok:
-                await delivery.deliver(out, interaction.channel_id)
-            await say(interaction, out.reply)
-        except Exception:
-            log.exception("an optional-action button failed")
-            await say(interaction, "Something went wrong on my side; `/play` still works.")
+        await _board_call(
+            interaction,
+            self.table_id,
+            self.state_no,
+            lambda host, caller: host.react(caller, self.action, state_no=self.state_no),
+            "Something went wrong on my side; `/play` still works.",
+        )
 
 
 class StandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:stand:(?P<t>\d+):(?P<s>\d+)"):
@@ -429,20 +447,13 @@ class StandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:s
         return cls(int(match["t"]), int(match["s"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await defer(interaction)
-        host, delivery = _parts(interaction)
-        try:
-            if _current(host, interaction, self.table_id, self.state_no) is None:
-                await say(interaction, STALE)
-                return
-            caller = await caller_for(interaction, host)
-            out = await host.let_stand(caller, state_no=self.state_no)
-            if out.ok:
-                await delivery.deliver(out, interaction.channel_id)
-            await say(interaction, out.reply)
-        except Exception:
-            log.exception("the let-it-stand button failed")
-            await say(interaction, "Something went wrong on my side; the game goes on by itself shortly.")
+        await _board_call(
+            interaction,
+            self.table_id,
+            self.state_no,
+            lambda host, caller: host.let_stand(caller, state_no=self.state_no),
+            "Something went wrong on my side; the game goes on by itself shortly.",
+        )
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:page:(?P<t>\d+):(?P<s>\d+):(?P<p>-?\d+)"):
