@@ -128,10 +128,17 @@ def run_view(table_id: int, state_no: int, choices: list[Choice], page: int, sta
     return view
 
 
-def picker_text(summary: TableSummary | None, note: str = "") -> str:
+def picker_text(summary: TableSummary | None, note: str = "", user_id: int | None = None) -> str:
     head = f"{note}\n" if note else ""
     game = registry.get(summary.game_id).info.title if summary is not None else "the game"
+    if summary is not None and user_id is not None and not _owes(summary, user_id):
+        # a seat that owes nothing sees only its optional actions (a challenge)
+        return clip(f"{head}**Not your turn in {game}, but this is open to you** — pick it below (or use `/play`).")
     return clip(f"{head}**Your move in {game}** — pick an action below (or type it with `/play`).")
+
+
+def _owes(summary: TableSummary, user_id: int) -> bool:
+    return any(s.user_id == user_id and s.ai_level is None and s.seat in summary.to_act for s in summary.seats)
 
 
 def board_view(
@@ -197,7 +204,11 @@ async def _offer_picker(interaction: discord.Interaction, host: TableHost, calle
         text = f"{note}\n{waiting_text(summary)}" if note else waiting_text(summary)
         await _show(interaction, text, None)
         return
-    await _show(interaction, picker_text(summary, note), picker_view(summary.table_id, summary.state_no, choices))
+    await _show(
+        interaction,
+        picker_text(summary, note, caller.user_id),
+        picker_view(summary.table_id, summary.state_no, choices),
+    )
 
 
 async def _show(interaction: discord.Interaction, text: str, view: discord.ui.View | None) -> None:
@@ -356,7 +367,7 @@ class PickSelect(
                 await _offer_picker(interaction, host, caller, note=STALE)
                 return
             view = run_view(self.table_id, self.state_no, choices, self.page, start, end)
-            await _show(interaction, picker_text(host.table_for(caller.channel_id)), view)
+            await _show(interaction, picker_text(host.table_for(caller.channel_id), user_id=caller.user_id), view)
             return
         index = int(value[1:]) if value[1:].isdigit() else -1
         if not 0 <= index < len(choices):
@@ -491,7 +502,9 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:pa
                 await _show(interaction, waiting_text(summary), None)
                 return
             await _show(
-                interaction, picker_text(summary), picker_view(self.table_id, self.state_no, choices, self.page)
+                interaction,
+                picker_text(summary, user_id=caller.user_id),
+                picker_view(self.table_id, self.state_no, choices, self.page),
             )
         except Exception:
             log.exception("the picker page button failed")

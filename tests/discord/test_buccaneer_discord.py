@@ -193,6 +193,7 @@ async def test_a_waiting_opponent_finds_the_challenge_in_the_picker_and_in_autoc
     offered = await w.bo.autocomplete(w.channel, "play", "action", "chall")
     assert [o["value"] for o in offered] == ["challenge"]
     picker: ResponseMessage = answer(await w.bo.click(w.current_board(), label="Take your turn"))
+    assert "Not your turn in Buccaneer, but this is open to you" in picker.content
     options = [o for menu in selects(picker) for o in menu["options"]]
     assert [o["label"] for o in options] == [f"Challenge Amsterdam's move of {s}"]
     assert await w.mod.autocomplete(w.channel, "play", "action", "chall") == []  # not the mover
