@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+
+from bot.store import Store
 from bot.tables import Outputs, TableHost
 from tests.host.conftest import ANA, BEN, CHANNEL, CID, Clock, HostFactory, RecordingRenderer, state_of
 
@@ -123,6 +126,33 @@ async def test_the_wait_survives_a_restart(make_host: HostFactory, clock: Clock,
     clock.advance(WAIT / 2)
     await again.tick()
     assert again.table_for(CHANNEL).state_no > before.state_no and again.replay_mismatches == []
+
+
+async def test_a_restarted_host_wakes_the_waiting_ai_itself(make_host: HostFactory, clock: Clock, db_path: str) -> None:
+    """The stored wait is woken at start-up (no periodic tick needed): here it fell due while the bot was down."""
+    host = await buccaneer(make_host)
+    s, _ = strength(host)
+    await sail(host, s)
+    before = host.table_for(CHANNEL).state_no
+    await host.close()
+    clock.advance(WAIT + 1)
+    again = TableHost(Store(db_path), clock=clock, ai_seed="test", renderer=RecordingRenderer(cheap=True))
+    published: list[Outputs] = []
+
+    async def publish(out: Outputs) -> None:
+        published.append(out)
+
+    again.publish = publish
+    await again.start()
+    try:
+        for _ in range(200):
+            if published:
+                break
+            await asyncio.sleep(0.01)
+        assert published and again.table_for(CHANNEL).state_no > before
+        assert "Bombay" in "\n".join(p.text for p in published[0].public)
+    finally:
+        await again.close()
 
 
 async def test_a_table_may_choose_no_wait(make_host: HostFactory) -> None:
