@@ -39,6 +39,10 @@ class Post:
     state_no: int | None = None
     board_key: str | None = None
     table_id: int | None = None
+    #: optional actions open to seats that owe nothing, ``(action, label)``: a button each (bot.reactions)
+    optional: list[tuple[str, str]] = field(default_factory=list)
+    #: an AI seat waits for those seats: a "Let it stand" button lets it go on
+    decline: bool = False
 
 
 @dataclass

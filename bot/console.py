@@ -22,6 +22,7 @@ HELP = """Commands:
   hand       your private view (and its picture)
   board      the public board (and its picture)
   undo       take back your last action, when it revealed nothing
+  stand      let the last move stand (an AI waiting in case you challenge it goes on)
   history    the moves so far
   rules      a summary of the rules
   help       this list
@@ -138,6 +139,8 @@ class Console:
             self.show(await self.host.status(self.caller))
         elif word == "undo":
             self.show(await self.host.undo(self.caller))
+        elif word == "stand":
+            self.show(await self.host.let_stand(self.caller))
         elif word == "history":
             self.show(await self.host.history(self.caller))
         elif word == "rules":

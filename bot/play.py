@@ -186,6 +186,8 @@ class PlayMixin:
             if not ai:
                 return
             seat = ai[0]
+            if await self._held(t, seat, batch):
+                return  # people may still react to the last move (bot.reactions); a wake resumes
             action = self._ai_action(t, seat, str(t.seats[seat].ai_level))
             try:
                 await self._commit(t, seat, action, by_ai=True, user_id=None, batch=batch)

@@ -33,6 +33,7 @@ class Pending:
     to_act: tuple[int, ...]
     state_no: int
     final: bool = False  # a closed turn's post or the last board: no prompt, no buttons
+    reaction: Any = None  # bot.reactions.Reaction: what the seats that owe nothing may still do
 
 
 @dataclass
@@ -99,6 +100,7 @@ class PostsMixin:
             view=game.view(t.state, None),
             to_act=tuple(game.to_act(t.state)) if t.status == "running" else (),
             state_no=t.state_no,
+            reaction=self._reaction(t),
         )
         batch.board(pending)
         return pending
@@ -143,7 +145,9 @@ class PostsMixin:
             if b is None:
                 continue
             prompt, mentions = self._prompt(t, b.to_act) if b.final is False else ("", [])
-            text = clip("\n".join([f"{header} · move {b.state_no}", *b.lines, prompt]).strip())
+            reaction = b.reaction if b.final is False else None
+            extra = [reaction.line] if reaction is not None else []
+            text = clip("\n".join([f"{header} · move {b.state_no}", *b.lines, *filter(None, [prompt, *extra])]).strip())
             out.public.append(
                 Post(
                     text=text,
@@ -153,6 +157,8 @@ class PostsMixin:
                     state_no=b.state_no,
                     board_key=b.key,
                     table_id=t.id,
+                    optional=list(reaction.offer) if reaction is not None else [],
+                    decline=reaction is not None and reaction.hold,
                 )
             )
         public_view = game.view(state, None) if state is not None else {}
@@ -208,6 +214,7 @@ class PostsMixin:
             # the colour (port, role) this seat will get when the game starts: seats are dealt them in order
             colour = f" — {names[rank]}" if rank < len(names) else ""
             lines.append(f"  {s.seat + 1}. {kind}{colour}")
+        lines += [f"💡 {note}" for note in game.lobby_notes(len(t.seats), t.options)]  # the game's advice
         host = next((s.name for s in t.seats if s.user_id == t.host_id and s.ai_level is None), None)
         lines.append(
             f"Host: {host or 'the opener'}. Join with /table join; the host or a moderator starts with /table start."

@@ -99,8 +99,8 @@ class ReadingMixin:
             return []
         game = t.game
         seat = t.seat_of(caller.user_id)
-        if seat is None or seat not in game.to_act(t.state):
-            return []
+        if seat is None:
+            return []  # a seat that owes nothing may still have optional actions (a challenge): they are listed
         cached = t.choices_for
         if cached is not None and cached[0] is t.state and cached[1] == seat:
             return list(cached[2])

@@ -90,6 +90,9 @@ class RestoreMixin:
                 await self._load(t, players)
 
             t.lock.load = load
+            for d in t.deadlines.values():
+                if t.seats[d.seat].ai_level is not None:
+                    self.wake(t, d.due)  # an AI seat held for people's reactions (bot.reactions) goes on then
         self._tables[t.id] = t
         self._active[t.channel_id] = t.id
         log.debug("restored table %s (%s, %s, state %s)", t.id, t.game_id, t.status, t.state_no)

@@ -70,6 +70,8 @@ class Table:
     # the last seat's choices and the state they were built for: the picker, its pages and autocomplete ask for
     # the same list many times, and a Treasure Island destination list is thousands of labelled points
     choices_for: tuple[State, int, list[Choice]] | None = None
+    # seat -> the state number at which it let the move stand (declined its optional actions: bot.reactions)
+    declined: dict[int, int] = field(default_factory=dict)
     fresh_from: int = -1
 
     def __post_init__(self) -> None:

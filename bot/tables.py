@@ -8,6 +8,7 @@ deliver the :class:`Outputs` they get back. The host knows nothing of Discord; i
 - :mod:`bot.table`: the in-memory table and the lock that serialises (and lazily loads) it;
 - :mod:`bot.lobby`: open, join, leave, AI seats, start, end;
 - :mod:`bot.play`: a move from check to commit, AI seats, undo, the end of a game;
+- :mod:`bot.reactions`: optional actions of seats that owe nothing (a challenge), and an AI seat held for them;
 - :mod:`bot.posts`: board posts, prompts, DMs and the lobby post, drawn off the event loop;
 - :mod:`bot.reading`: status, history, choices, the private view;
 - :mod:`bot.timers`: reminders, time-outs, idle lobbies, and tables woken at a given time;
@@ -30,6 +31,7 @@ from bot.lobby import LOBBY_IDLE_SECONDS, LobbyMixin
 from bot.pictures import Pictures, Renderer
 from bot.play import AI_TAKEOVER_LEVEL, MAX_AI_STEPS, PlayMixin
 from bot.posts import MAX_BOARDS_PER_CALL, PostsMixin
+from bot.reactions import ReactionsMixin
 from bot.reading import ReadingMixin
 from bot.replay import MAX_FRAMES
 from bot.restore import RestoreMixin
@@ -54,7 +56,9 @@ __all__ = [
 ]
 
 
-class TableHost(RestoreMixin, LobbyMixin, PlayMixin, ReadingMixin, TimersMixin, PostsMixin, GuildCommands):
+class TableHost(
+    RestoreMixin, LobbyMixin, PlayMixin, ReactionsMixin, ReadingMixin, TimersMixin, PostsMixin, GuildCommands
+):
     """Every table of every channel. One ``asyncio.Lock`` per table serialises its mutations."""
 
     def __init__(

@@ -130,6 +130,8 @@ class TimersMixin:
             for seat, d in sorted(t.deadlines.items()):
                 if t.status != "running":
                     break
+                if t.seats[seat].ai_level is not None:
+                    continue  # an AI seat's row is its hold for people's reactions: _run_ais settles it
                 if now >= d.due:
                     await self._time_out(t, seat, settings["ai_takeover"], batch)
                 elif not d.reminded and now >= d.started + (d.due - d.started) / 2:

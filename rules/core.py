@@ -18,6 +18,8 @@ State = dict[str, Any]
 Action = str
 
 AI_LEVELS: tuple[str, ...] = ("easy", "normal")
+#: how long the host holds an AI seat due to act while a person may still take an optional action (a challenge)
+REACTION_SECONDS = 20
 
 
 class IllegalAction(Exception):
@@ -159,6 +161,17 @@ class Game:
         lo, hi = self.info.min_players, self.info.max_players
         if not lo <= players <= hi:
             raise IllegalAction("bad_players", f"{self.info.title} takes {lo} to {hi} players, not {players}.")
+
+    def lobby_notes(self, players: int, options: dict[str, str]) -> list[str]:
+        """Advice for a lobby of ``players`` seats with these resolved options (``resolve_options``), shown in the
+        lobby post: a suggestion, never a rule (the table may start as it is). Empty when there is nothing to say."""
+        return []
+
+    def reaction_seconds(self, options: dict[str, str]) -> int:
+        """Seconds the host holds an AI seat due to act while a person outside ``to_act`` may still take an
+        optional action (see ``legal_actions``), so people get a fair chance to react before the AI closes it.
+        A game may make it a table option; 0 never holds."""
+        return REACTION_SECONDS
 
     # -- the contract --------------------------------------------------------------------------------
     def new(self, players: int, options: dict[str, str] | None, seed: str) -> State:

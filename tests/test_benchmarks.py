@@ -110,3 +110,11 @@ def test_parley_bench_is_the_same_command() -> None:
 
     with pytest.raises(SystemExit, match="sections are"):
         parley(["bench", "--only", "nothing"])
+
+
+def test_the_challenge_benchmark_prints_both_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import challenges
+
+    challenges.main(["--games", "2", "--players", "2", "--seed", "smoke"])
+    out = capsys.readouterr().out
+    assert "honest movers:" in out and "challenges/game" in out and "one bluffer" in out

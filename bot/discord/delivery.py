@@ -75,13 +75,13 @@ class Delivery:
         return [discord.File(io.BytesIO(post.image), filename=post.filename)]
 
     def _view(self, channel_id: int, post: Post) -> discord.ui.View | None:
-        if not post.buttons or post.table_id is None:
+        if not (post.buttons or post.optional) or post.table_id is None:
             return None
         state_no = post.state_no
         if state_no is None:
             summary = self.host.table_for(channel_id)
             state_no = summary.state_no if summary is not None and summary.table_id == post.table_id else 0
-        return views.board_view(post.table_id, state_no)
+        return views.board_view(post.table_id, state_no, post.optional, turn=post.buttons, decline=post.decline)
 
     async def _post(self, channel_id: int, post: Post) -> None:
         channel = self.client.get_partial_messageable(channel_id)

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.discord.interact import caller_for, clip, defer, reply_files, say
-from bot.tables import Caller, Choice, TableHost, TableSummary
+from bot.tables import Caller, Choice, Outputs, TableHost, TableSummary
 from rules import registry
 
 if TYPE_CHECKING:
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("parley.discord")
 
 MENU_SIZE = 25  # Discord's limit of options in one select menu
+CUSTOM_ID_MAX = 100  # Discord's limit on a component's custom id
 MENUS_PER_PAGE = 4  # the fifth row holds the page buttons
 STALE = "This board is out of date — the game has moved on. Use the newest board post, or `/table status`."
 
@@ -126,17 +128,38 @@ def run_view(table_id: int, state_no: int, choices: list[Choice], page: int, sta
     return view
 
 
-def picker_text(summary: TableSummary | None, note: str = "") -> str:
+def picker_text(summary: TableSummary | None, note: str = "", user_id: int | None = None) -> str:
     head = f"{note}\n" if note else ""
     game = registry.get(summary.game_id).info.title if summary is not None else "the game"
+    if summary is not None and user_id is not None and not _owes(summary, user_id):
+        # a seat that owes nothing sees only its optional actions (a challenge)
+        return clip(f"{head}**Not your turn in {game}, but this is open to you** — pick it below (or use `/play`).")
     return clip(f"{head}**Your move in {game}** — pick an action below (or type it with `/play`).")
 
 
-def board_view(table_id: int, state_no: int) -> discord.ui.View:
-    """The two buttons under a board post."""
+def _owes(summary: TableSummary, user_id: int) -> bool:
+    return any(s.user_id == user_id and s.ai_level is None and s.seat in summary.to_act for s in summary.seats)
+
+
+def board_view(
+    table_id: int,
+    state_no: int,
+    optional: list[tuple[str, str]] | None = None,
+    *,
+    turn: bool = True,
+    decline: bool = False,
+) -> discord.ui.View:
+    """The buttons under a board post: "Take your turn" (when someone must act) and "My hand"; and while seats that
+    owe nothing may still act (a challenge), a button per such action and, if an AI waits for them, "Let it stand"."""
     view = discord.ui.View(timeout=None)
-    view.add_item(TurnButton(table_id, state_no))
+    if turn:
+        view.add_item(TurnButton(table_id, state_no))
     view.add_item(HandButton(table_id, state_no))
+    for action, label in optional or []:
+        if len(f"parley:react:{table_id}:{state_no}:{action}") <= CUSTOM_ID_MAX:  # a longer one stays in the picker
+            view.add_item(ReactButton(table_id, state_no, action, label))
+    if decline:
+        view.add_item(StandButton(table_id, state_no))
     return view
 
 
@@ -181,7 +204,11 @@ async def _offer_picker(interaction: discord.Interaction, host: TableHost, calle
         text = f"{note}\n{waiting_text(summary)}" if note else waiting_text(summary)
         await _show(interaction, text, None)
         return
-    await _show(interaction, picker_text(summary, note), picker_view(summary.table_id, summary.state_no, choices))
+    await _show(
+        interaction,
+        picker_text(summary, note, caller.user_id),
+        picker_view(summary.table_id, summary.state_no, choices),
+    )
 
 
 async def _show(interaction: discord.Interaction, text: str, view: discord.ui.View | None) -> None:
@@ -340,7 +367,7 @@ class PickSelect(
                 await _offer_picker(interaction, host, caller, note=STALE)
                 return
             view = run_view(self.table_id, self.state_no, choices, self.page, start, end)
-            await _show(interaction, picker_text(host.table_for(caller.channel_id)), view)
+            await _show(interaction, picker_text(host.table_for(caller.channel_id), user_id=caller.user_id), view)
             return
         index = int(value[1:]) if value[1:].isdigit() else -1
         if not 0 <= index < len(choices):
@@ -353,6 +380,91 @@ class PickSelect(
         await delivery.deliver(out, interaction.channel_id)
         note = out.reply or f"Played: {choices[index].label}"
         await _offer_picker(interaction, host, caller, note=note)
+
+
+async def _board_call(
+    interaction: discord.Interaction,
+    table_id: int,
+    state_no: int,
+    call: Callable[[TableHost, Caller], Awaitable[Outputs]],
+    failure: str,
+) -> None:
+    """A board button that acts at once: refused as stale on an old board, else the host's answer to the presser
+    (ephemeral) and its posts to the channel."""
+    await defer(interaction)
+    host, delivery = _parts(interaction)
+    try:
+        if _current(host, interaction, table_id, state_no) is None:
+            await say(interaction, STALE)
+            return
+        out = await call(host, await caller_for(interaction, host))
+        if out.ok:
+            await delivery.deliver(out, interaction.channel_id)
+        await say(interaction, out.reply)
+    except Exception:
+        log.exception("a board button failed")
+        await say(interaction, failure)
+
+
+class ReactButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"parley:react:(?P<t>\d+):(?P<s>\d+):(?P<a>.+)"
+):
+    """An optional action open to seats that owe nothing (a Buccaneer challenge), on the board post while it lasts:
+    anyone may press it, and the host plays it for a seat that may take it or says who may."""
+
+    def __init__(self, table_id: int, state_no: int, action: str, label: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=_short(label or action, 80),
+                style=discord.ButtonStyle.danger,
+                custom_id=f"parley:react:{table_id}:{state_no}:{action}",
+            )
+        )
+        self.table_id = table_id
+        self.state_no = state_no
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> ReactButton:
+        return cls(int(match["t"]), int(match["s"]), match["a"], item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _board_call(
+            interaction,
+            self.table_id,
+            self.state_no,
+            lambda host, caller: host.react(caller, self.action, state_no=self.state_no),
+            "Something went wrong on my side; `/play` still works.",
+        )
+
+
+class StandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:stand:(?P<t>\d+):(?P<s>\d+)"):
+    """"Let it stand": the presser will not take the optional actions open to them, so an AI seat waiting for
+    people's reactions may go on as soon as nobody else is left to decide."""
+
+    def __init__(self, table_id: int, state_no: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Let it stand",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"parley:stand:{table_id}:{state_no}",
+            )
+        )
+        self.table_id = table_id
+        self.state_no = state_no
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> StandButton:
+        return cls(int(match["t"]), int(match["s"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _board_call(
+            interaction,
+            self.table_id,
+            self.state_no,
+            lambda host, caller: host.let_stand(caller, state_no=self.state_no),
+            "Something went wrong on my side; the game goes on by itself shortly.",
+        )
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:page:(?P<t>\d+):(?P<s>\d+):(?P<p>-?\d+)"):
@@ -390,11 +502,20 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:pa
                 await _show(interaction, waiting_text(summary), None)
                 return
             await _show(
-                interaction, picker_text(summary), picker_view(self.table_id, self.state_no, choices, self.page)
+                interaction,
+                picker_text(summary, user_id=caller.user_id),
+                picker_view(self.table_id, self.state_no, choices, self.page),
             )
         except Exception:
             log.exception("the picker page button failed")
             await say(interaction, "Something went wrong on my side; `/play` still works.")
 
 
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TurnButton, HandButton, PickSelect, PageButton)
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    TurnButton,
+    HandButton,
+    PickSelect,
+    PageButton,
+    ReactButton,
+    StandButton,
+)

@@ -14,7 +14,7 @@ from collections import deque
 from functools import lru_cache
 from typing import Any
 
-from rules.buccaneer import board
+from rules.buccaneer import board, doubt
 from rules.buccaneer.model import (
     CARD_VALUE,
     CREW,
@@ -108,9 +108,7 @@ class Normal:
     def choose(self) -> str:
         legal = self.legal
         if "challenge" in legal:
-            window = self.view["challenge_open"]
-            over = window["k"] - window["n0"]
-            if self.rnd.random() < min(0.9, 0.15 * over):
+            if doubt.worth_challenging(self.view, self.seat):
                 return "challenge"
             legal = [a for a in legal if a != "challenge"]
             self.legal = legal

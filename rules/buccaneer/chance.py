@@ -36,9 +36,9 @@ def draw(state: State, seat: int, N: Narration) -> None:
         state["players"][seat]["keepers"].append(card)
         N.add(f"{who(state, seat)} draws chance card {card}, {title}, and keeps it")
         return
-    # Only the resolution could draw again, and it never does (card moves avoid the coast), so the card may
-    # go under the pile at once: the order is the same as after the resolution.
-    state["chance_pile"].append(card)
+    # The card lies face up until everything it set off is settled (burials, picks, choices), then goes under
+    # the pile (law 9): a task beneath the card's own frames, so the pile count leaves it out until then.
+    state["stack"].append({"kind": "task", "op": "chance_back", "card": card})
     N.add(f"{who(state, seat)} draws chance card {card}, {title}")
     RESOLVE[card](state, seat, card, N)
 
@@ -207,8 +207,18 @@ def bury_one(state: State, seat: int, kind: str, from_docks: bool, N: Narration)
     pool = state["harbours"][p["harbour"]]["docks"]["crew"] if from_docks else p["hand"]
     pool[kind] -= 1
     state["pirate_pile"].append(kind)
+    # The public line names how many, never which (§3.16); burials of one seat from one place in a row (a
+    # forced run) are one line.
+    cards = [kind]
+    if N.burial is not None and N.burial[:2] == (seat, from_docks):
+        cards = [*N.burial[2], kind]
+        N.events.pop()
     where = " from its Docks" if from_docks else ""
-    N.add(f"{who(state, seat)} buries a crew card{where} on Pirate Island", {seat: f"You buried {kind.upper()}"})
+    N.add(
+        f"{who(state, seat)} buries {len(cards)} crew{where} on Pirate Island",
+        {seat: f"You buried {' '.join(k.upper() for k in cards)}"},
+    )
+    N.burial = (seat, from_docks, cards)
 
 
 def bury_done(state: State, frame: dict) -> bool:

@@ -357,6 +357,8 @@ def run_task(s: State, frame: dict[str, Any], N: Narration) -> None:
             chance.gain_crew(s, frame["seat"], 2, N)
     elif op == "combat_end":
         s["combat"] = None
+    elif op == "chance_back":
+        s["chance_pile"].append(frame["card"])
     else:  # pragma: no cover
         raise AssertionError(op)
 
@@ -450,6 +452,8 @@ def win_check(s: State, actor: int, N: Narration) -> bool:
 
 
 def finish(s: State, winners: list[int], reason: str) -> None:
+    # a card whose resolution the end cut short still goes back under the pile (all 28 stay accounted for)
+    s["chance_pile"].extend(f["card"] for f in s["stack"] if f["kind"] == "task" and f["op"] == "chance_back")
     s["phase"] = "over"
     s["stack"] = []
     s["challenge"] = None

@@ -12,7 +12,7 @@ from rules.buccaneer.setup import new_state
 from rules.core import Action, Game, GameInfo, IllegalAction, Option, Outcome, State, normalize_text
 
 RULES = """**Buccaneer** (Waddingtons, 1958): 2–8 ships, each with a home port.
-1. **Sail** in a straight line up to your *sailing strength* (the total of your crew cards). Longer moves are allowed but any opponent may `challenge`: caught, you lose your whole hand; a wrong challenger loses their best card or a treasure to Flat Island. At sea you sail only forward; leave a harbour by one of its 3 exits. End every move by pointing where you will go next (`face`). Turning on the spot (`turn`) is a whole turn. Plan with `sail`, `go`, `face`, then `confirm` (`undo` until then).
+1. **Sail** in a straight line up to your *sailing strength* (the total of your crew cards). Longer moves are allowed but any opponent may `challenge` (the **Challenge** button under the board) until the next player acts: caught, you lose your whole hand; a wrong challenger loses their best card or a treasure to Flat Island. An AI due to move next waits `challenge_wait` seconds (20 unless the table chose otherwise) first. At sea you sail only forward; leave a harbour by one of its 3 exits. End every move by pointing where you will go next (`face`). Turning on the spot (`turn`) is a whole turn. Plan with `sail`, `go`, `face`, then `confirm` (`undo` until then).
 2. **Treasure Island**: stop on (or stay on, by turning) a square next to it to draw a chance card: treasure, crew, storms, losses, keepers (Long John Silver, Doubloons, Pieces of Eight, Kidd's Chart).
 3. A ship carries at most **2 treasures**. Land them at home with `unload`; put three of a kind in your **Safety Zone** (`safe`), where nobody can buy them.
 4. **Trade** value for value at any other port's Docks: build the basket with `offer` and `want`, then `trade` when both sides balance (or `cancel`). Diamond/ruby 5, gold 4, pearl 3, rum 2, crew their number, Doubloons 4, Pieces of Eight 5, Kidd's Chart 3.
@@ -40,6 +40,12 @@ class Buccaneer(Game):
             Option("ports", ("choose", "random"), "choose", "choose: each player picks a home port; random: dealt"),
             Option("honour", ("on", "off"), "on", "on: long moves may be challenged; off: no move beyond strength"),
             Option("round_limit", ("0", "50", "100", "150", "200"), "100", "stop with no winner after this round"),
+            Option(
+                "challenge_wait",
+                ("20", "0", "10", "30", "60"),
+                "20",
+                "seconds an AI next to act waits while a person may still challenge a move",
+            ),
         ),
         blurb=BLURB,
         rules=RULES,
@@ -49,6 +55,8 @@ class Buccaneer(Game):
     def new(self, players: int, options: dict[str, str] | None, seed: str) -> State:
         self.check_players(players)
         opts = self.resolve_options(options)
+        # the wait is the host's business (``reaction_seconds``): the rules and their state never see it
+        opts.pop("challenge_wait")
         state = new_state(players, opts, str(seed))
         state["game"] = self.info.id
         state["version"] = self.version
@@ -80,6 +88,12 @@ class Buccaneer(Game):
             raise IllegalAction("bad_syntax", "Type an action such as `sail n`, `go 3`, `face ne` or `end`.")
         return action
 
+    def reaction_seconds(self, options: dict[str, str]) -> int:
+        # spec §3.14: an AI next to act waits while a person may still challenge; the table chooses how long
+        if options.get("honour", "on") == "off":
+            return 0
+        return int(options.get("challenge_wait", "20"))
+
     def undoable(self, before: State, seat: int, action: Action) -> bool:
         return action.split(" ", 1)[0] in UNDOABLE and engine.top(before) is None
 
@@ -107,6 +121,11 @@ class Buccaneer(Game):
         return out
 
     def label(self, view: dict[str, Any], action: Action) -> str:
+        window = view.get("challenge_open")
+        if action == "challenge" and window:
+            mover = view["players"][window["mover"]]
+            name = board.HARBOUR[mover["harbour"]]["name"] if mover["harbour"] else mover["name"]
+            return f"Challenge {name}'s move of {window['k']}"
         words = action.split()
         you = view.get("you") or {}
         plan = you.get("free_plan") or you.get("plan")

@@ -201,6 +201,9 @@ class Narration:
 
     def __init__(self) -> None:
         self.events: list[Event] = []
+        # the last event if it is a burial: (seat, from the Docks, cards), so a run of burials reads as one line
+        self.burial: tuple[int, bool, list[str]] | None = None
 
     def add(self, public: str | None, private: dict[int, str] | None = None) -> None:
         self.events.append(Event(public, dict(private or {})))
+        self.burial = None

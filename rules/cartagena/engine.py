@@ -102,6 +102,15 @@ class Cartagena(core.Game):
     )
     version = 1
 
+    def lobby_notes(self, players: int, options: dict[str, str]) -> list[str]:
+        # spec §1.2: with 4-5 crews and no reshuffle, a Jamaica pile runs dry in a third to half of the games
+        if players >= 4 and options.get("mode") == "jamaica" and options.get("reshuffle") == "off":
+            return [
+                f"With {players} players a Jamaica pile often runs dry before anyone reaches the sloop: "
+                "consider opening the table with `reshuffle on`."
+            ]
+        return []
+
     # -- setup (spec §2.4) ---------------------------------------------------------------------------
     def new(self, players: int, options: dict[str, str] | None, seed: str) -> core.State:
         self.check_players(players)

@@ -119,3 +119,19 @@ async def test_rules_lists_games_and_shows_one(host: TableHost) -> None:
     assert "toy" in (await host.rules()).reply
     assert "pile" in (await host.rules("toy")).reply
     assert not (await host.rules("nope")).ok
+
+
+async def test_the_lobby_shows_the_games_advice_as_seats_fill(host: TableHost) -> None:
+    """Cartagena's lobby note (spec §1.2): `reshuffle on` is suggested once a Jamaica table seats 4 or 5."""
+    out = await host.open(ANA, "cartagena", {"mode": "jamaica", "reshuffle": "off"})
+    await host.join(BEN)
+    out = await host.join(CID)
+    assert "💡" not in out.public[0].text  # 3 players: nothing to say
+    out = await host.ai_add(ANA)
+    assert "💡" in out.public[0].text and "`reshuffle on`" in out.public[0].text
+    await host.end(ANA)
+    await host.open(ANA, "cartagena", {"mode": "tortuga"})
+    for caller in (BEN, CID):
+        await host.join(caller)
+    out = await host.ai_add(ANA)
+    assert "💡" not in out.public[0].text  # Tortuga always reshuffles

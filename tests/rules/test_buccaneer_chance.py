@@ -407,3 +407,56 @@ def test_edge_27_short_or_empty_pile_and_no_empty_branches() -> None:
     give_hold(s3, 0, "rum", "rum")
     s3, events = draw(s3, 11)
     assert "takes 2 crew" in public_text(events)  # the hold is full: only the crew branch
+
+
+# -- law 9: a card goes under the pile only once its resolution is complete (§3.8) ---------------------------
+def test_card_22_stays_out_of_the_pile_while_yellow_fever_burials_are_pending() -> None:
+    s = make(THREE)
+    set_hand(s, 1, "b2 b2 b2 b1 b1 b1 r2 r2 r1")  # 9: owes two burials
+    s, _ = draw(s, 22, crew="b3 r1")
+    assert GAME.to_act(s) == [1]
+    assert 22 not in s["chance_pile"] and GAME.view(s, None)["chance_count"] == 27
+    assert GAME.view(s, None)["last"]["chance"]["card"] == 22  # still shown face up as the last card drawn
+    s, _ = play(s, 1, "bury b2")
+    assert GAME.view(s, None)["chance_count"] == 27
+    s, _ = play(s, 1, "bury r1")
+    assert s["chance_pile"][-1] == 22 and GAME.view(s, None)["chance_count"] == 28
+    assert GAME.to_act(s) == [1]  # Cadiz's own turn, after the fever
+
+
+def test_a_card_whose_choices_are_pending_is_out_of_the_pile_and_returns_under_it() -> None:
+    s, _ = fresh(14, crew="b3 b3 r1")  # CHOICE: treasure or crew
+    assert 14 not in s["chance_pile"] and GAME.view(s, None)["chance_count"] == 27
+    s, _ = play(s, 0, "choose treasure", "pick gold", "done")
+    assert s["chance_pile"][-1] == 14 and len(s["chance_pile"]) == 28
+
+
+def test_a_win_during_a_resolution_puts_the_card_back() -> None:
+    s = make(THREE)
+    s["harbours"]["amsterdam"]["docks"]["treasure"]["diamond"] = 4  # 20 landed: card 5 blows the ship home
+    s["treasure_island"]["diamond"] -= 4
+    s, events = draw(s, 5, crew="b1")  # the storm bonus would follow; the win ends it first
+    assert s["phase"] == "over" and sorted(s["chance_pile"]) == list(range(1, 29))
+
+
+# -- §3.16: a burial names the number of crew, never the cards ----------------------------------------------
+def test_a_burial_line_names_the_count_never_the_cards() -> None:
+    s, _ = fresh(20, crew="b3 b2 r1")  # nobody else on the coast: bury two of the drawer's choice
+    s, events = play(s, 0, "bury b3")
+    assert public_text(events) == "Amsterdam buries 1 crew on Pirate Island"
+    assert events[0].private == {0: "You buried B3"}
+    s, events = fresh(20, crew="b3 r1")  # two cards to bury from a hand of two: both go at once, one line
+    lines = [e.public for e in events if e.public and "buries" in e.public]
+    assert lines == ["Amsterdam buries 2 crew on Pirate Island"]
+    assert "B3" not in public_text(events) and "R1" not in public_text(events)
+    assert any(e.private.get(0) == "You buried B3 R1" for e in events)
+
+
+def test_a_yellow_fever_burial_from_the_docks_says_so_with_the_count() -> None:
+    s = make(THREE)
+    set_hand(s, 1, "b2 b2 b2 b1 b1 b1 r1")
+    s["harbours"]["cadiz"]["docks"]["crew"]["r2"] = 2
+    rebalance(s)
+    s, _ = draw(s, 22, crew="b3 r1")
+    s, events = play(s, 1, "bury docks r2")
+    assert public_text(events) == "Cadiz buries 1 crew from its Docks on Pirate Island"

@@ -119,13 +119,16 @@ def check_invariants(state: State) -> None:
     assert treasure == {t: TREASURE_PER_KIND for t in TREASURE}, treasure
 
     if state["phase"] != "choose_ports":
-        cards = list(state["chance_pile"]) + list(state["removed"])
+        # a card being resolved lies face up until its resolution is complete (law 9)
+        resolving = [f["card"] for f in state["stack"] if f["kind"] == "task" and f["op"] == "chance_back"]
+        assert len(resolving) <= 1, resolving
+        cards = list(state["chance_pile"]) + list(state["removed"]) + resolving
         for p in state["players"]:
             cards += p["keepers"]
         for h in state["harbours"].values():
             cards += h["docks"]["cards"]
         assert sorted(cards) == list(range(1, 29)), sorted(cards)
-        assert all(c in KEEPER_OF for c in cards if c not in state["chance_pile"])
+        assert all(c in KEEPER_OF for c in cards if c not in state["chance_pile"] and c not in resolving)
 
     returning = {f["seat"] for f in state["stack"] if f["kind"] == "RETURN"}
     per_square: dict[str, int] = {}

@@ -608,3 +608,17 @@ def test_view_shape_follows_spec_section_4() -> None:
     assert view["pirates"]["0"]["start"] == 5 and view["pirates"]["1"] == {"start": 6, "sloop": 0, "spaces": {}}
     assert view["hands"]["0"]["count"] == 5 and view["stock_count"] == 90 and view["discard"] == {first.split()[2]: 1}
     assert view["last"]["action"] == first and view["to_act"] == [0] and view["actions_left"] == 2
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("mode", ["jamaica", "tortuga"])
+@pytest.mark.parametrize("reshuffle", ["off", "on"])
+def test_the_lobby_suggests_reshuffle_on_only_at_a_jamaica_table_of_4_or_5(
+    players: int, mode: str, reshuffle: str
+) -> None:
+    """Spec §1.2: a Jamaica pile without reshuffle runs dry in a third to half of the games with 4–5 crews."""
+    notes = GAME.lobby_notes(players, GAME.resolve_options({"mode": mode, "reshuffle": reshuffle}))
+    if players >= 4 and mode == "jamaica" and reshuffle == "off":
+        assert len(notes) == 1 and "`reshuffle on`" in notes[0] and str(players) in notes[0]
+    else:
+        assert notes == []
