@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from PIL import Image
@@ -75,23 +75,79 @@ def sample(items: Sequence[Any], limit: int = MAX_FRAMES) -> list[Any]:
     return [items[round(i * step)] for i in range(limit)]
 
 
-def gif(frames_png: Sequence[bytes], *, frame_ms: int = 700, last_ms: int = 3000) -> bytes:
-    """An animated GIF from PNG frames, scaled to one size (the first frame's, at most FRAME_WIDTH wide)."""
-    images = [Image.open(io.BytesIO(data)).convert("RGB") for data in frames_png]
-    if not images:
+#: a logged move as a replay needs it: (kind, seat, action); kind "undo" takes back the newest standing move
+Move = tuple[str, "int | None", "str | None"]
+
+
+def standing(moves: Sequence[Move]) -> list[tuple[int, str]]:
+    """The moves still standing at the end, as (seat, action), in order (each undo removed with its move)."""
+    kept: list[tuple[int, str]] = []
+    for kind, seat, action in moves:
+        if kind == "undo":
+            if kept:
+                kept.pop()
+        else:
+            kept.append((int(seat or 0), str(action)))
+    return kept
+
+
+def sampled_views(
+    game: Game, players: int, options: dict[str, str], seed: str, moves: Sequence[Move], limit: int = MAX_FRAMES
+) -> list[dict[str, Any]]:
+    """The public views of a replay's frames: the chain of states from the start to the end, sampled as
+    :func:`sample` does, replayed one state at a time so that only the sampled views are kept."""
+    kept = standing(moves)
+    wanted = set(sample(range(len(kept) + 1), limit))
+    state = game.new(players, options, seed)
+    views = [game.view(state, None)] if 0 in wanted else []
+    for n, (seat, action) in enumerate(kept, start=1):
+        state, _ = game.apply(state, seat, action)
+        if n in wanted:
+            views.append(game.view(state, None))
+    return views
+
+
+def gif(frame: Callable[[int], bytes], count: int, *, frame_ms: int = 700, last_ms: int = 3000) -> bytes:
+    """An animated GIF of ``count`` PNG frames drawn on demand by ``frame(i)``, scaled to one size (the first
+    frame's, at most FRAME_WIDTH wide).
+
+    Memory stays bounded whatever the board's size: each frame is decoded, scaled and mapped to the palette one
+    at a time, so only 8-bit frames at the GIF's size are held until Pillow writes them (about 16 MB for 60
+    frames of 640×420), never a game's worth of full-size RGB pictures. The bytes are those of Pillow's own
+    multi-frame writer, as before."""
+    if count < 1:
         raise ValueError("no frames")
-    w, h = images[0].size
+
+    def scaled(i: int) -> Image.Image:
+        with Image.open(io.BytesIO(frame(i))) as decoded:
+            img = decoded.convert("RGB")
+        return img.resize((w, h), Image.Resampling.LANCZOS) if img.size != (w, h) else img
+
+    with Image.open(io.BytesIO(frame(0))) as decoded:
+        first = decoded.convert("RGB")
+    w, h = first.size
     if w > FRAME_WIDTH:
         w, h = FRAME_WIDTH, round(h * FRAME_WIDTH / w)
-    frames = [img.resize((w, h), Image.Resampling.LANCZOS) if img.size != (w, h) else img for img in images]
+        first = first.resize((w, h), Image.Resampling.LANCZOS)
+    last = scaled(count - 1) if count > 1 else first
     # One palette for every frame, taken from the first and last boards side by side: mapping onto a known
     # palette is fast, and equal pixels get equal indices, so the GIF stores only what changed between frames.
     sheet = Image.new("RGB", (w * 2, h))
-    sheet.paste(frames[0], (0, 0))
-    sheet.paste(frames[-1], (w, 0))
+    sheet.paste(first, (0, 0))
+    sheet.paste(last, (w, 0))
     palette = sheet.quantize(colors=255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    frames = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
+    del sheet
+    head = first.quantize(palette=palette, dither=Image.Dither.NONE)
+    tail = last.quantize(palette=palette, dither=Image.Dither.NONE)
+    del first, last
+
+    def rest() -> Iterator[Image.Image]:
+        for i in range(1, count - 1):
+            yield scaled(i).quantize(palette=palette, dither=Image.Dither.NONE)
+        if count > 1:
+            yield tail
+
     out = io.BytesIO()
-    durations = [frame_ms] * (len(frames) - 1) + [last_ms]
-    frames[0].save(out, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0)
+    durations = [frame_ms] * (count - 1) + [last_ms]
+    head.save(out, format="GIF", save_all=True, append_images=rest(), duration=durations, loop=0)
     return out.getvalue()

@@ -14,7 +14,6 @@ from bot.posts import Batch
 from bot.replay import current_turn, replay_steps, same_state
 from bot.store import DeadlineRow, LogRow, SeatRow, Store, TableRow
 from bot.table import Table
-from rules import registry
 from rules.core import State
 
 log = logging.getLogger("parley.tables")
@@ -37,7 +36,7 @@ class RestoreMixin:
         replay checked against the snapshot, with a loud ERROR log line on a mismatch, when the table is first
         touched (:meth:`_load`): start-up stays quick with thousands of stored tables."""
         await self.store.open()
-        await self.pictures.warm(registry.game_ids())
+        self.pictures.start()  # the render workers boot while the tables are indexed
         live = ("lobby", "running")
         rows = await self.store.tables_with_status(*live)
         seats = await self.store.seats_of_tables_with_status(*live)
