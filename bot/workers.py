@@ -202,11 +202,21 @@ class WorkerPool:
     def _serve(self, slot: _Slot) -> None:
         """One worker's feeder: start it, hand it jobs one at a time, replace it when it dies or grows."""
         while True:
+            try:
+                if self._feed(slot):
+                    return
+            except Exception:  # noqa: BLE001 - a feeder must outlive any surprise, or its jobs would wait forever
+                log.exception("%s %d: the feeder thread hit an error; carrying on", self.name, slot.index)
+                threading.Event().wait(1.0)
+
+    def _feed(self, slot: _Slot) -> bool:
+        """Serve jobs until shutdown (True) or an error escapes (raised)."""
+        while True:
             if slot.conn is None and not self._closing and not self._spawn(slot):
                 continue
             job = self._queue.get()
             if job.fn is None:
-                return  # shutdown
+                return True  # shutdown
             if self._closing:
                 self._abandon(job)
                 continue
@@ -224,7 +234,7 @@ class WorkerPool:
         )
         try:
             process.start()
-        except OSError as exc:
+        except Exception as exc:  # noqa: BLE001 - e.g. OSError, or spawning from a module that is being imported
             log.error("%s %d could not start: %s", self.name, slot.index, type(exc).__name__)
             parent.close()
             child.close()
