@@ -23,6 +23,10 @@ from renderers.common import tiny_png
 TINY_PNG = tiny_png()
 
 
+def tiny(game_id: str, view: dict[str, Any], seat: int | None) -> bytes:
+    return TINY_PNG
+
+
 class DiesOnce:
     """Kills the worker drawing the first picture (as a crash in C code would), then draws normally."""
 
