@@ -13,7 +13,9 @@ every finished game's replay GIF is drawn and published after its result. A game
 Every ``--sample`` seconds one line: the main process's and each render worker's resident memory, the heap in use
 (glibc's malloc in use: C extensions, SQLite, Pillow and every Python object over 512 bytes; and Python's own small
 blocks), open file descriptors, the database's size, ``play`` p50/p95/max over the window (game-ending moves
-included), the event loop's lag (how late a 100 ms timer fires) p99/max, finished games and the machine's load.
+included), the event loop's lag (how late a 100 ms timer fires) p99/max, finished games, tables in memory, how
+full this process's capped caches are (the rules' and renderers' ``lru_cache``s: memory grows by design while they
+fill) and the machine's load.
 At the end: the slope of each figure per 100 finished games after the warm-up (the first third of the run), and
 the budgets of a 15-minute run side by side. Printed, never asserted.
 """
@@ -78,6 +80,22 @@ def open_fds(pid: int | str = "self") -> int:
         return 0
 
 
+def cache_fill() -> float:
+    """How full the capped caches of the rules, renderers and host in this process are (entries over room, 0–1):
+    while they fill, memory grows by design; once full it must not."""
+    used = room = 0
+    for name, module in list(sys.modules.items()):
+        if module is None or not name.startswith(("rules.", "renderers.", "bot.")):
+            continue
+        for value in list(vars(module).values()):
+            info = getattr(value, "cache_info", None)
+            if callable(info) and getattr(value, "__module__", None) == name:
+                stats = info()
+                if stats.maxsize:
+                    used, room = used + stats.currsize, room + stats.maxsize
+    return used / room if room else float("nan")
+
+
 @dataclass
 class Sample:
     minute: float
@@ -97,6 +115,7 @@ class Sample:
     lag_max_ms: float
     load: float
     tables_in_memory: int
+    caches_full: float
 
 
 @dataclass
@@ -148,6 +167,7 @@ class Soak:
             lag_max_ms=max(lag, default=float("nan")) * 1000,
             load=os.getloadavg()[0],
             tables_in_memory=len(self.host._tables),  # noqa: SLF001 - the soak looks inside
+            caches_full=cache_fill(),
         )
         self.samples.append(s)
         return s
@@ -159,7 +179,8 @@ def line(s: Sample) -> str:
         f"{s.minute:5.1f} min  games {s.games:4d}  moves {s.moves:6d}  main {s.main_mb:5.0f} MB  workers {workers} MB"
         f"  malloc {s.malloc_mb:5.0f} MB  py blocks {s.python_blocks / 1e6:4.2f} M  fds {s.fds}+{s.worker_fds}"
         f"  db {s.db_mb:5.1f} MB  play p50 {s.play_p50_ms:5.1f} p95 {s.play_p95_ms:5.1f} max {s.play_max_ms:6.0f} ms"
-        f"  lag p99 {s.lag_p99_ms:4.1f} max {s.lag_max_ms:4.0f} ms  tables {s.tables_in_memory}  load {s.load:.2f}"
+        f"  lag p99 {s.lag_p99_ms:4.1f} max {s.lag_max_ms:4.0f} ms  tables {s.tables_in_memory}"
+        f"  caches {s.caches_full:4.0%} full  load {s.load:.2f}"
     )
 
 

@@ -50,6 +50,8 @@ class TimersMixin:
         def fire() -> None:
             if handle in handles:
                 handles.remove(handle)
+            if not handles and self._wakes.get(t.id) is handles:
+                del self._wakes[t.id]  # one entry per table ever woken would grow for weeks
             self.later(self._tick_table(t))
 
         handle = loop.call_later(delay, fire)
