@@ -66,6 +66,19 @@ def long_game(game_id: str, seed: str, limit: int = 5000) -> tuple[int, list[tup
     return players, moves
 
 
+def reset_peak() -> None:
+    """Set this process's peak resident set (VmHWM) back to its current size (Linux 4.0+)."""
+    Path("/proc/self/clear_refs").write_text("5")
+
+
+def peak_rss() -> int:
+    """This process's peak resident set since :func:`reset_peak`, in bytes."""
+    for row in Path("/proc/self/status").read_text().splitlines():
+        if row.startswith("VmHWM:"):
+            return int(row.split()[1]) * 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
 def replay_memory(game_id: str) -> dict[str, Any]:
     """Build one replay GIF as a render worker does and report the growth of the resident set at its peak."""
     import renderers
@@ -80,8 +93,9 @@ def replay_memory(game_id: str) -> dict[str, Any]:
     renderers.render(game_id, game.view(game.new(players, {}, "memory"), None), seat=None)  # fonts, caches
     gc.collect()
     before = rss_bytes()
+    reset_peak()  # the playout and the warm-up above had peaks of their own
     data = replay_job(None, game_id, players, {}, seed, moves, MAX_FRAMES)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: kilobytes
+    peak = peak_rss()
     frames = Image.open(io.BytesIO(data)).n_frames
     return {"moves": len(moves), "frames": frames, "peak_mb": (peak - before) / 2**20, "gif_bytes": len(data)}
 
