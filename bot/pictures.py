@@ -29,8 +29,10 @@ Job = tuple[dict[str, Any], "int | None"]
 PICTURE_SECONDS = 30.0
 #: seconds a whole replay GIF may take (a long game's 60 frames take 1–3 s)
 REPLAY_SECONDS = 180.0
-#: a worker whose resident memory passed this after a job is replaced by a fresh one (they settle near 120 MB)
-RECYCLE_BYTES = 280 * 2**20
+#: a worker whose resident memory passed this after a job is replaced by a fresh one. A worker starts near 185 MB
+#: (every renderer warmed up) and grows as the capped caches of the renderers and rules fill; with one job's peak
+#: (a replay: under 40 MB) on top, it stays under 300 MB
+RECYCLE_BYTES = 256 * 2**20
 #: pictures of moves go before replays waiting for a worker
 PICTURE, REPLAY = 0, 1
 
