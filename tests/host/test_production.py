@@ -22,6 +22,7 @@ from bot.posts import NO_BOARD, NO_HAND
 from bot.replay import gif
 from bot.settings import Settings, SettingsError, default_render_processes, load
 from bot.tables import TableHost
+from bot.workers import WorkerPool
 from tests.host import workers_child
 from tests.host.conftest import ANA, BEN, CHANNEL, GUILD, Caller, Clock, Published, running
 from tests.host.test_play import play_to_end
@@ -220,3 +221,13 @@ async def test_only_the_most_recent_finished_tables_stay_in_memory_the_rest_come
     assert out.ok and "couldn't send you a direct message" in out.public[0].text
     assert host.table_for(channels[0]).status == "abandoned"
     assert host.table_for(channels[1]) is None  # the least recently used one made room
+
+
+async def test_a_worker_grown_past_its_bound_is_replaced_by_a_fresh_one() -> None:
+    pool = WorkerPool(1, recycle_bytes=1)  # every worker is "too big" after its first job
+    try:
+        first = await pool.run(os.getpid)
+        second = await pool.run(os.getpid)
+        assert first != second and pool.recycled >= 1 and pool.replaced == 0
+    finally:
+        pool.shutdown()
