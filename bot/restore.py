@@ -36,7 +36,6 @@ class RestoreMixin:
         replay checked against the snapshot, with a loud ERROR log line on a mismatch, when the table is first
         touched (:meth:`_load`): start-up stays quick with thousands of stored tables."""
         await self.store.open()
-        self.pictures.start()  # the render workers boot while the tables are indexed
         live = ("lobby", "running")
         rows = await self.store.tables_with_status(*live)
         seats = await self.store.seats_of_tables_with_status(*live)
@@ -51,6 +50,8 @@ class RestoreMixin:
                 log.error("table %s could not be restored: %s", row.id, type(exc).__name__)
             row.snapshot = None  # the state is a copy: let its memory serve the next tables
         log.info("restored %d tables (logs are replayed when a table is first touched)", len(rows))
+        # the render workers boot now, in the background: on a small machine their warm-up would slow the indexing
+        self.pictures.start()
 
     async def _restore(self, row: TableRow, seats: list[SeatRow], deadlines: dict[int, DeadlineRow]) -> None:
         """Index a table at start-up: its seats, state (from the snapshot) and deadlines; not its log."""
