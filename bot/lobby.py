@@ -337,20 +337,7 @@ class LobbyMixin:
         row = await self.store.last_table_in(channel_id)
         if row is None or row.status not in ("finished", "abandoned") or channel_id in self._active:
             return None
-        t = Table(
-            id=row.id,
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            game_id=row.game_id,
-            status=row.status,
-            host_id=row.host_id,
-            options=row.options,
-            seed=row.seed,
-            ai_seed=row.ai_seed,
-            seats=await self.store.seats(row.id),
-            updated=row.updated,
-            state_no=row.state_no,
-        )
+        t = Table.from_row(row, await self.store.seats(row.id))
         self._tables[t.id] = t
         self._retire(t)
         return t

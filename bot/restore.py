@@ -55,20 +55,7 @@ class RestoreMixin:
 
     async def _restore(self, row: TableRow, seats: list[SeatRow], deadlines: dict[int, DeadlineRow]) -> None:
         """Index a table at start-up: its seats, state (from the snapshot) and deadlines; not its log."""
-        t = Table(
-            id=row.id,
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            game_id=row.game_id,
-            status=row.status,
-            host_id=row.host_id,
-            options=row.options,
-            seed=row.seed,
-            ai_seed=row.ai_seed,
-            seats=seats,
-            updated=row.updated,
-            state_no=row.state_no,
-        )
+        t = Table.from_row(row, seats)
         if row.status == "running":
             game = t.game
             if row.snapshot is None:
