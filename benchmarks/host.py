@@ -28,7 +28,8 @@ from typing import Any
 
 import renderers
 from benchmarks.stats import describe, union_length
-from bot.store import Store
+from bot.factory import build_host
+from bot.settings import Settings, default_render_processes
 from bot.tables import Caller, Choice, TableHost, TableSummary
 from rules import registry
 
@@ -127,6 +128,29 @@ def commit_floor(folder: Path, *, repeats: int = 200, payload: int = 4000) -> di
         db.close()
 
 
+class Replays:
+    """The transport's side of a game's end, as the bot does it: the replay GIF is drawn in the background and
+    published after the result; this counts them and times each from the game-ending move's delivery."""
+
+    def __init__(self, host: TableHost) -> None:
+        self.count = 0
+        self.seconds: list[float] = []
+        host.publish = self.publish
+        real = host._replay_post  # noqa: SLF001 - timed from the outside
+
+        async def timed(t: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return await real(t)
+            finally:
+                self.seconds.append(time.perf_counter() - t0)
+
+        host._replay_post = timed  # type: ignore[method-assign]  # noqa: SLF001
+
+    async def publish(self, out: Any) -> None:
+        self.count += sum(p.filename == "replay.gif" and p.image is not None for p in out.public)
+
+
 def _game_ids(game: str) -> list[str]:
     return registry.game_ids() if game == "mix" else [registry.get(game).info.id]
 
@@ -172,7 +196,7 @@ async def measure_host(
     game: str = "mix",
     think: float = 20.0,
     actions: int = 600,
-    processes: int = 2,
+    processes: int | None = None,
     seed: int = 1,
     db_dir: str | None = None,
     log: Log | None = None,
@@ -196,7 +220,11 @@ async def measure_host(
         Path(f"{db}{suffix}").unlink(missing_ok=True)
     ids = _game_ids(game)
     renderer = SwitchRenderer()
-    host = TableHost(Store(str(db)), ai_seed=f"bench-{seed}", renderer=renderer, render_processes=processes)
+    # the production host (bot.factory), with the drawing switched off while the tables are set up
+    settings = Settings(db_path=str(db), render_processes=default_render_processes() if processes is None else processes)
+    processes = settings.render_processes
+    host = build_host(settings, ai_seed=f"bench-{seed}", renderer=renderer)
+    replays = Replays(host)
     await host.start()
     try:
         t0 = time.perf_counter()
@@ -212,6 +240,7 @@ async def measure_host(
         commit: list[float] = []
         own: list[float] = []
         by_game: dict[str, list[float]] = {}
+        game_ends: list[float] = []
         counts = {"refused": 0, "game_ends": 0, "budget": actions}
         done = asyncio.Event()
         rnd = random.Random(seed)
@@ -254,10 +283,12 @@ async def measure_host(
                 finally:
                     end = time.perf_counter()
                     _current.reset(token)
+                out.delivered()  # as the transport does: the game's replay is drawn and published after it
                 if not out.ok:
                     counts["refused"] += 1
-                elif any(p.filename == "replay.gif" for p in out.public):
+                elif any(p.filename == "final.png" for p in out.public):
                     counts["game_ends"] += 1
+                    game_ends.append(end - start)
                 else:
                     clip = [(max(a, start), min(b, end)) for a, b in acc.drawing + acc.commit]
                     d = union_length((max(a, start), min(b, end)) for a, b in acc.drawing)
@@ -278,6 +309,7 @@ async def measure_host(
         await asyncio.gather(*(table_loop(i, c, random.Random(rnd.random())) for i, c in enumerate(seated)))
         elapsed = max(1e-9, window[1] - window[0])
         internal = host.internal_errors
+        await host.idle()  # the last replays
     finally:
         await host.close()
     floor = commit_floor(folder)
@@ -308,6 +340,9 @@ async def measure_host(
         "own_beside_store": describe(own),
         "share_beside_store": sum(own) / paid_store if paid_store > 0 else float("nan"),
         "latency_by_game": {g: describe(v) for g, v in sorted(by_game.items())},
+        "game_end": describe(game_ends) if game_ends else None,
+        "replays": replays.count,
+        "replay_seconds": describe(replays.seconds) if replays.seconds else None,
         "commit_floor": floor,
         "database": None if own_folder else str(db),
     }
@@ -316,6 +351,14 @@ async def measure_host(
 def report(r: dict[str, Any]) -> list[str]:
     """The figures of one ``measure_host`` run as printed lines."""
     lat, ms = r["latency"], 1000
+    ends = ""
+    if r.get("game_end"):
+        ends = (
+            f"game-ending moves (result posted, replay after it): n={r['game_end']['n']}, p50"
+            f" {r['game_end']['p50'] * ms:.1f} ms, max {r['game_end']['max'] * ms:.1f} ms; replays drawn {r['replays']}"
+        )
+        if r.get("replay_seconds"):
+            ends += f", each p50 {r['replay_seconds']['p50']:.2f} s, max {r['replay_seconds']['max']:.2f} s"
     return [
         f"{r['game']}: {r['tables']} live tables, render processes {r['processes']}, think {r['think']:g} s mean,"
         f" {r['actions']} actions ({r['rate']:.1f}/s); refused {r['refused']}, game ends {r['game_ends']},"
@@ -330,6 +373,7 @@ def report(r: dict[str, Any]) -> list[str]:
         f" p95 {r['commit_floor']['p95'] * ms:.2f} ms",
         f"budget p95 <= 100 ms: {'within' if lat['p95'] <= 0.1 else 'OVER'};"
         f" own share <= 20%: {'within' if r['share'] <= 0.2 else 'OVER'}",
+        *([ends] if ends else []),
     ]
 
 
@@ -340,7 +384,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=20.0, help="mean seconds between a table's actions")
     parser.add_argument("--actions", type=int, default=600, help="actions to measure in all")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--processes", type=int, default=2, help="render worker processes (0: two threads)")
+    parser.add_argument(
+        "--processes", type=int, default=None, help="render worker processes (default: production's, one per core)"
+    )
     parser.add_argument("--db-dir", default=None, help="folder for the database file (default: a temp folder)")
     parser.add_argument("--json", default=None, help="also write the figures to this file")
     args = parser.parse_args(argv)

@@ -5,7 +5,8 @@ growth of the process divided by N.
 
 Two figures: the Python heap the tables hold (``tracemalloc``: exact for Python objects, blind to SQLite's
 and PIL's C allocations) and the growth of the resident set (everything, but coarse: the allocator keeps
-freed pages). Pictures are not drawn (a constant tiny PNG): they are not kept by a table.
+freed pages). The host is the production one (``bot.factory``), whose render workers are other processes;
+pictures are a constant tiny PNG: they are not kept by a table.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.host import _game_ids, _seat_table, owing
-from bot.store import Store
+from bot.factory import build_host
+from bot.settings import Settings
 from bot.tables import Caller, TableHost
 from renderers.common import tiny_png
 
@@ -68,7 +70,8 @@ async def measure_memory(
     where.mkdir(parents=True, exist_ok=True)
     ids = _game_ids(game)
     rnd = random.Random(7)
-    host = TableHost(Store(str(where / "memory.sqlite3")), ai_seed="memory", renderer=_no_picture)
+    # the production host (its render workers are other processes: this process's growth is the tables')
+    host = build_host(Settings(db_path=str(where / "memory.sqlite3")), ai_seed="memory", renderer=_no_picture)
     await host.start()
     try:
         # warm-up: imports, caches and the database's first pages are not a table's

@@ -3,6 +3,7 @@ comes back. Re-exported by :mod:`bot.tables`."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import re
@@ -56,6 +57,20 @@ class Outputs:
     public: list[Post] = field(default_factory=list)
     private: list[tuple[int, Post]] = field(default_factory=list)
     channel_id: int | None = None
+    # set by the transport once the public posts are out: work published after these outputs waits for it
+    _posted: asyncio.Event = field(default_factory=asyncio.Event, init=False, repr=False, compare=False)
+
+    def delivered(self) -> None:
+        """The transport calls this once it has delivered the public posts (whether or not each one succeeded)."""
+        self._posted.set()
+
+    async def wait_delivered(self, timeout: float) -> bool:
+        """Wait until :meth:`delivered` was called, at most ``timeout`` seconds; whether it was."""
+        try:
+            await asyncio.wait_for(self._posted.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
 
 
 @dataclass(frozen=True)

@@ -95,6 +95,7 @@ class Console:
             if user == self.caller.user_id:
                 self.say("")
                 self._post(post, "[private] ")
+        out.delivered()
 
     async def setup(self, game_id: str, options: dict[str, str], ai: int, level: str, seed: str | None) -> bool:
         steps: list[Callable[[], Awaitable[Outputs]]] = [
@@ -194,6 +195,7 @@ async def play(
         if not await console.setup(game_id, options, ai, level, seed):
             return 2
         await console.loop()
+        await host.idle()  # the replay of the game just played
     finally:
         await host.close()
     return 1 if host.internal_errors else 0

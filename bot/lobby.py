@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections import OrderedDict
 from collections.abc import Callable
 
 from bot.api import Caller, Outputs, guarded
@@ -19,6 +20,9 @@ from rules.core import AI_LEVELS, IllegalAction
 log = logging.getLogger("parley.tables")
 #: a lobby nobody touches for this long closes itself
 LOBBY_IDLE_SECONDS = 30 * 60
+#: finished tables kept in memory, the most recently used (each channel's last one answers its buttons and
+#: /rules); the others are reloaded from the store when asked for
+FINISHED_KEPT = 100
 
 
 class LobbyMixin:
@@ -30,6 +34,7 @@ class LobbyMixin:
     _tables: dict[int, Table]
     _active: dict[int, int]
     _last: dict[int, int]
+    _finished: OrderedDict[int, int]  # finished table id -> its channel, least recently used first
     _open_lock: asyncio.Lock
 
     @guarded
@@ -301,9 +306,38 @@ class LobbyMixin:
         self._retire(t)
 
     def _retire(self, t: Table) -> None:
+        """A table that ended leaves its channel free and keeps only what a finished table needs: its picker,
+        undo and turn caches are dropped (they can be most of a table's memory), and it stays in memory only
+        among the :data:`FINISHED_KEPT` most recently used finished tables."""
         if self._active.get(t.channel_id) == t.id:
             del self._active[t.channel_id]
+        t.choices_for, t.undo_stack, t.turn_lines, t.acted, t.deadlines = None, [], [], {}, {}
         old = self._last.get(t.channel_id)
         if old is not None and old != t.id:
-            self._tables.pop(old, None)
+            self._forget(old)
         self._last[t.channel_id] = t.id
+        self._finished[t.id] = t.channel_id
+        self._finished.move_to_end(t.id)
+        while len(self._finished) > FINISHED_KEPT:
+            self._forget(next(iter(self._finished)))
+
+    def _forget(self, table_id: int) -> None:
+        """A finished table out of memory (the store still has all of it)."""
+        self._tables.pop(table_id, None)
+        channel = self._finished.pop(table_id, None)
+        if channel is not None and self._last.get(channel) == table_id:
+            del self._last[channel]
+
+    async def _recent(self, channel_id: int) -> Table | None:
+        """The channel's lobby or running table, else its last finished one, reloaded from the store (seats, no
+        game state) when it is no longer in memory."""
+        tid = self._active.get(channel_id, self._last.get(channel_id))
+        if tid is not None and tid in self._tables:
+            return self._tables[tid]
+        row = await self.store.last_table_in(channel_id)
+        if row is None or row.status not in ("finished", "abandoned") or channel_id in self._active:
+            return None
+        t = Table.from_row(row, await self.store.seats(row.id))
+        self._tables[t.id] = t
+        self._retire(t)
+        return t

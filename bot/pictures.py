@@ -1,5 +1,10 @@
-"""Drawing pictures off the event loop: in two threads, or in worker processes that keep the CPU-bound
-drawing from starving the event loop and the database thread of the GIL."""
+"""The render pool: board pictures and replay GIFs drawn off the event loop.
+
+In production (:func:`bot.factory.build_host`) they are drawn in worker processes (:class:`bot.workers.WorkerPool`),
+so CPU-bound drawing never competes with the event loop, which carries the gateway heartbeats and the 3-second
+interaction deadline, for the GIL. A worker that dies is replaced and the picture it owed is drawn again once; a
+picture that still fails is None and its post says so. Tests may draw in two threads instead (``processes=0``).
+"""
 
 from __future__ import annotations
 
@@ -7,72 +12,117 @@ import asyncio
 import concurrent.futures
 import importlib
 import logging
-import multiprocessing
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import renderers
+from bot.replay import MAX_FRAMES, Move, gif, sampled_views
+from bot.workers import WorkerPool
+from rules import registry
 
 log = logging.getLogger("parley.tables")
 
 Renderer = Callable[[str, dict[str, Any], "int | None"], bytes]
 Job = tuple[dict[str, Any], "int | None"]
 
+#: seconds a picture may take in a worker before the worker is stopped (a picture takes 10–50 ms)
+PICTURE_SECONDS = 30.0
+#: seconds a whole replay GIF may take (a long game's 60 frames take 1–3 s)
+REPLAY_SECONDS = 180.0
+#: a worker whose resident memory passed this after a job is replaced by a fresh one. A worker starts near 185 MB
+#: (every renderer warmed up) and grows as the capped caches of the renderers and rules fill; with one job's peak
+#: (a replay: under 40 MB) on top, it stays under 300 MB
+RECYCLE_BYTES = 256 * 2**20
+#: pictures of moves go before replays waiting for a worker
+PICTURE, REPLAY = 0, 1
+
 
 def default_renderer(game_id: str, view: dict[str, Any], seat: int | None) -> bytes:
     return renderers.render(game_id, view, seat=seat)
 
 
-def warm_job(game_ids: list[str]) -> None:
-    """Import the renderers in a fresh worker so the first real picture does not pay for it."""
-    for game_id in game_ids:
+def warm_renderers() -> None:
+    """In a new worker, before its first job: import every game's renderer and draw its opening board once, so
+    the first real picture does not pay for the imports, the fonts and the cached backgrounds."""
+    for game_id in registry.game_ids():
         try:
             importlib.import_module(f"renderers.{game_id}")
-        except ImportError:
-            pass
-    time.sleep(0.2)  # hold this worker so the next warm-up job lands on another one
+            game = registry.get(game_id)
+            renderers.render(game_id, game.view(game.new(game.info.min_players, {}, "warm-up"), None), seat=None)
+        except Exception as exc:  # noqa: BLE001 - a failed warm-up only makes the first picture slower
+            log.warning("warming up the %s renderer failed: %s", game_id, type(exc).__name__)
 
 
 def render_job(fn: Renderer | None, game_id: str, view: dict[str, Any], seat: int | None) -> bytes:
-    """One picture, in a worker thread or process (``fn`` None: the game's own renderer)."""
+    """One picture, in a worker process or thread (``fn`` None: the game's own renderer)."""
     return (fn or default_renderer)(game_id, view, seat)
 
 
+def replay_job(
+    fn: Renderer | None,
+    game_id: str,
+    players: int,
+    options: dict[str, str],
+    seed: str,
+    moves: Sequence[Move],
+    frames: int = MAX_FRAMES,
+) -> bytes:
+    """A whole game's replay GIF, in one worker: the game replayed from its seed and moves keeping only the
+    sampled boards' views, then each frame drawn and added to the GIF one at a time (see :func:`bot.replay.gif`)."""
+    game = registry.get(game_id)
+    views = sampled_views(game, players, options, seed, moves, frames)
+    draw = fn or default_renderer
+    return gif(lambda i: draw(game_id, views[i], None), len(views))
+
+
 class Pictures:
-    """The render pool. ``processes`` > 0: that many spawned worker processes (a custom ``renderer`` must then
-    be picklable); else two threads."""
+    """The render pool. ``processes`` > 0: that many worker processes (a custom ``renderer`` must then be
+    picklable); else two threads of this process."""
 
     def __init__(self, renderer: Renderer | None = None, processes: int = 0) -> None:
         self.renderer: Renderer = renderer or default_renderer
         self.processes = processes
-        self._executor: concurrent.futures.Executor
+        self.pool: WorkerPool | None = None
+        self._threads: concurrent.futures.ThreadPoolExecutor | None = None
         if processes > 0:
-            self._executor = concurrent.futures.ProcessPoolExecutor(
-                processes, mp_context=multiprocessing.get_context("spawn")
-            )
+            boot = warm_renderers if renderer is None else None
+            self.pool = WorkerPool(processes, name="parley-render", boot=boot, recycle_bytes=RECYCLE_BYTES)
         else:
-            self._executor = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="parley-render")
+            self._threads = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="parley-render")
+        # a replay holds its worker for a second or more: with two or more workers, one is always left for moves
+        self._replays = asyncio.Semaphore(max(1, processes - 1))
 
-    async def warm(self, game_ids: list[str]) -> None:
-        if self.processes > 0:
-            loop = asyncio.get_running_loop()
-            await asyncio.gather(
-                *(loop.run_in_executor(self._executor, warm_job, game_ids) for _ in range(self.processes))
-            )
+    def start(self) -> None:
+        """Start the worker processes in the background; pictures asked for meanwhile wait for the first."""
+        if self.pool is not None:
+            self.pool.start()
+
+    async def warm(self, game_ids: list[str] | None = None) -> None:
+        """Start the workers and wait until every one has warmed up."""
+        if self.pool is not None:
+            await self.pool.ready()
+
+    def worker_pids(self) -> list[int]:
+        return self.pool.pids() if self.pool is not None else []
+
+    async def _run(self, fn: Callable[..., Any], *args: Any, priority: int, timeout: float) -> Any:
+        if self.pool is not None:
+            return await self.pool.run(fn, *args, priority=priority, timeout=timeout, trim=priority == REPLAY)
+        return await asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
 
     async def render_many(self, game_id: str, jobs: list[Job]) -> list[bytes | None]:
         """Draw pictures in parallel; a picture that fails is None (logged), never an exception."""
         if not jobs:
             return []
-        loop = asyncio.get_running_loop()
         fn = None if self.renderer is default_renderer else self.renderer
-        futures = [loop.run_in_executor(self._executor, render_job, fn, game_id, v, s) for v, s in jobs]
-        results = await asyncio.gather(*futures, return_exceptions=True)
+        results = await asyncio.gather(
+            *(self._run(render_job, fn, game_id, v, s, priority=PICTURE, timeout=PICTURE_SECONDS) for v, s in jobs),
+            return_exceptions=True,
+        )
         images: list[bytes | None] = []
         for r in results:
             if isinstance(r, BaseException):
-                log.error("rendering %s failed: %s", game_id, type(r).__name__)
+                log.error("drawing a %s picture failed: %s", game_id, type(r).__name__)
                 images.append(None)
             else:
                 images.append(r)
@@ -81,5 +131,24 @@ class Pictures:
     async def render(self, game_id: str, view: dict[str, Any], seat: int | None) -> bytes | None:
         return (await self.render_many(game_id, [(view, seat)]))[0]
 
+    async def replay(
+        self, game_id: str, players: int, options: dict[str, str], seed: str, moves: Sequence[Move], frames: int
+    ) -> bytes | None:
+        """The replay GIF of a finished game, or None (logged) if it could not be drawn. One replay per worker at
+        a time, and never on every worker at once."""
+        fn = None if self.renderer is default_renderer else self.renderer
+        try:
+            async with self._replays:
+                return await self._run(
+                    replay_job, fn, game_id, players, options, seed, list(moves), frames,
+                    priority=REPLAY, timeout=REPLAY_SECONDS,
+                )
+        except Exception as exc:  # noqa: BLE001 - the replay is a bonus, never a failure of the move
+            log.error("the %s replay failed: %s", game_id, type(exc).__name__)
+            return None
+
     def shutdown(self) -> None:
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        if self.pool is not None:
+            self.pool.shutdown()
+        if self._threads is not None:
+            self._threads.shutdown(wait=True, cancel_futures=True)

@@ -4,20 +4,23 @@ one trip off the event loop and turns it into :class:`Outputs`."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.api import Outputs, Post
 from bot.outputs import MAX_TURN_LINES, clip, private_text, seat_label
 from bot.pictures import Pictures
-from bot.replay import gif, replay, sample
 from bot.store import Store
 from bot.table import Table
 from rules.core import Game, canonical_json
 
 log = logging.getLogger("parley.tables")
+
+#: said in a post whose picture could not be drawn (logged), so a missing picture is never silent
+NO_BOARD = "(The board picture could not be drawn this time; `/table status` shows the board.)"
+NO_HAND = "(Your picture could not be drawn this time; `/hand` shows your private view.)"
 
 #: board posts one call may produce (a run of AI turns); older ones are folded into the newer posts
 MAX_BOARDS_PER_CALL = 6
@@ -79,6 +82,7 @@ class PostsMixin:
     pictures: Pictures
     replay_frames: int
     store: Store
+    later: Callable[..., None]
 
     def _prompt(self, t: Table, to_act: tuple[int, ...]) -> tuple[str, list[int]]:
         if not to_act:
@@ -121,9 +125,6 @@ class PostsMixin:
         dms = [(user, seat, lines) for (user, seat), lines in batch.private.items()]
         pictures = [(user, seat) for user, seat, _ in dms if seat is not None and state is not None]
         jobs += [(game.view(state, seat), seat) for _, seat in pictures]
-        gif_task: asyncio.Task[bytes | None] | None = None
-        if batch.replay:
-            gif_task = asyncio.create_task(self._replay_gif(t))
         # identical views (a closed turn's post and the next turn's post) are drawn once
         keys = [canonical_json([v, s]) for v, s in jobs]
         unique = list(dict.fromkeys(keys))
@@ -132,7 +133,6 @@ class PostsMixin:
             zip(unique, await self.pictures.render_many(t.game_id, [first[k] for k in unique]), strict=True)
         )
         images = [drawn_once[k] for k in keys]
-        gif_bytes = await gif_task if gif_task is not None else None
         board_images = dict(zip(drawn, images, strict=False))
         dm_images = dict(zip(pictures, images[len(drawn) :], strict=True))
         out = Outputs(ok=ok, reply=reply, channel_id=t.channel_id)
@@ -147,7 +147,9 @@ class PostsMixin:
             prompt, mentions = self._prompt(t, b.to_act) if b.final is False else ("", [])
             reaction = b.reaction if b.final is False else None
             extra = [reaction.line] if reaction is not None else []
-            text = clip("\n".join([f"{header} · move {b.state_no}", *b.lines, *filter(None, [prompt, *extra])]).strip())
+            missing = [NO_BOARD] if board_images[i] is None else []
+            lines = [f"{header} · move {b.state_no}", *b.lines, *filter(None, [prompt, *extra]), *missing]
+            text = clip("\n".join(lines).strip())
             out.public.append(
                 Post(
                     text=text,
@@ -169,29 +171,26 @@ class PostsMixin:
             summary = self._private_summary(game, public_view, game.view(state, seat), seat)
             text = "\n".join([f"**{game.info.title}** (table {t.id}) — {seat_label(game, seat)}", *lines, summary])
             image = dm_images[(user, seat)]
+            if image is None:
+                text += f"\n{NO_HAND}"
             out.private.append((user, Post(text=clip(text.strip()), image=image, filename="hand.png", table_id=t.id)))
         if batch.summary is not None:
             # the final board is the last board of the batch: drawn once, shown twice
             final_image = board_images[drawn[-1]] if drawn else None
             out.public.append(Post(text=clip(batch.summary), image=final_image, filename="final.png", table_id=t.id))
-        if gif_bytes is not None:
-            out.public.append(
-                Post(text=f"Replay of table {t.id}.", image=gif_bytes, filename="replay.gif", table_id=t.id)
-            )
+        if batch.replay:
+            # the result is posted now, as fast as any move; the replay follows in its own message once drawn
+            self.later(self._replay_post(t), after=out)
         return out
 
-    async def _replay_gif(self, t: Table) -> bytes | None:
-        """The animated public board of the whole game, rebuilt from the seed and the action log."""
-        try:
-            game = t.game
-            entries = await self.store.log(t.id)
-            chain = await asyncio.to_thread(replay, game, len(t.seats), t.options, t.seed, entries)
-            views = [game.view(state, None) for state in sample(chain, self.replay_frames)]
-            frames = await self.pictures.render_many(t.game_id, [(v, None) for v in views])
-            return await asyncio.to_thread(gif, [f for f in frames if f])
-        except Exception as exc:  # noqa: BLE001 - the replay is a bonus, never a failure
-            log.error("replay of table %s failed: %s", t.id, type(exc).__name__)
-            return None
+    async def _replay_post(self, t: Table) -> Outputs:
+        """The animated public board of the whole game, rebuilt in a render worker from the seed and the log."""
+        entries = await self.store.log(t.id)
+        moves = [(e.kind, e.seat, e.action) for e in entries]
+        data = await self.pictures.replay(t.game_id, len(t.seats), t.options, t.seed, moves, self.replay_frames)
+        text = f"Replay of table {t.id}." if data else f"The replay of table {t.id} could not be drawn, sorry."
+        post = Post(text=text, image=data, filename="replay.gif", table_id=t.id)
+        return Outputs(public=[post], channel_id=t.channel_id)
 
     @staticmethod
     def _private_summary(game: Game, public_view: dict[str, Any], seat_view: dict[str, Any], seat: int) -> str:

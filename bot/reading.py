@@ -4,6 +4,8 @@ the caller's choices and private view; and marking a player unreachable by DM.""
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 
 from bot.api import Caller, Choice, Outputs, SeatInfo, TableSummary, guarded, menu_order
 from bot.outputs import clip, seat_label
@@ -24,6 +26,8 @@ class ReadingMixin:
     _tables: dict[int, Table]
     _active: dict[int, int]
     _last: dict[int, int]
+    _finished: OrderedDict[int, int]
+    _recent: Callable[[int], Awaitable[Table | None]]
 
     def table_for(self, channel_id: int) -> TableSummary | None:
         """The channel's lobby or running table, else the last one finished here since start-up."""
@@ -31,6 +35,8 @@ class ReadingMixin:
         if tid is None or tid not in self._tables:
             return None
         t = self._tables[tid]
+        if tid in self._finished:
+            self._finished.move_to_end(tid)  # recently used: kept longer
         game = t.game
         seats = tuple(
             SeatInfo(s.seat, s.name if t.status != "lobby" else s.name, s.user_id, s.ai_level, s.reachable)
@@ -129,8 +135,7 @@ class ReadingMixin:
 
     @guarded
     async def dm_failed(self, channel_id: int, user_id: int) -> Outputs:
-        tid = self._active.get(channel_id, self._last.get(channel_id))
-        t = None if tid is None else self._tables.get(tid)
+        t = await self._recent(channel_id)
         if t is None:
             return Outputs(ok=False)
         async with t.lock:

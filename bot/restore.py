@@ -14,7 +14,6 @@ from bot.posts import Batch
 from bot.replay import current_turn, replay_steps, same_state
 from bot.store import DeadlineRow, LogRow, SeatRow, Store, TableRow
 from bot.table import Table
-from rules import registry
 from rules.core import State
 
 log = logging.getLogger("parley.tables")
@@ -37,7 +36,6 @@ class RestoreMixin:
         replay checked against the snapshot, with a loud ERROR log line on a mismatch, when the table is first
         touched (:meth:`_load`): start-up stays quick with thousands of stored tables."""
         await self.store.open()
-        await self.pictures.warm(registry.game_ids())
         live = ("lobby", "running")
         rows = await self.store.tables_with_status(*live)
         seats = await self.store.seats_of_tables_with_status(*live)
@@ -52,23 +50,12 @@ class RestoreMixin:
                 log.error("table %s could not be restored: %s", row.id, type(exc).__name__)
             row.snapshot = None  # the state is a copy: let its memory serve the next tables
         log.info("restored %d tables (logs are replayed when a table is first touched)", len(rows))
+        # the render workers boot now, in the background: on a small machine their warm-up would slow the indexing
+        self.pictures.start()
 
     async def _restore(self, row: TableRow, seats: list[SeatRow], deadlines: dict[int, DeadlineRow]) -> None:
         """Index a table at start-up: its seats, state (from the snapshot) and deadlines; not its log."""
-        t = Table(
-            id=row.id,
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            game_id=row.game_id,
-            status=row.status,
-            host_id=row.host_id,
-            options=row.options,
-            seed=row.seed,
-            ai_seed=row.ai_seed,
-            seats=seats,
-            updated=row.updated,
-            state_no=row.state_no,
-        )
+        t = Table.from_row(row, seats)
         if row.status == "running":
             game = t.game
             if row.snapshot is None:

@@ -2,7 +2,9 @@
 
 Settings: ``DISCORD_TOKEN`` (the bot token; never logged or shown), ``PARLEY_DB`` (the SQLite file,
 default ``parley.sqlite3``), ``PARLEY_DEV_GUILD`` (a server id for instant command sync while developing),
-``PARLEY_LOG_LEVEL`` (``DEBUG``, ``INFO``, ``WARNING``, ``ERROR``; default ``INFO``).
+``PARLEY_LOG_LEVEL`` (``DEBUG``, ``INFO``, ``WARNING``, ``ERROR``; default ``INFO``), ``PARLEY_RENDER_PROCESSES``
+(worker processes that draw pictures and replays; default one per core; 0 draws in two threads of the bot's own
+process, which slows the event loop under load).
 """
 
 from __future__ import annotations
@@ -28,16 +30,25 @@ class Settings:
     db_path: str = "parley.sqlite3"
     dev_guild: int | None = None
     log_level: str = "INFO"
+    render_processes: int = field(default_factory=lambda: default_render_processes())
 
     def __repr__(self) -> str:
         # the token must never reach a log line or a traceback
         token = "set" if self.token else "missing"
         return (
             f"Settings(token=<{token}>, db_path={self.db_path!r}, dev_guild={self.dev_guild!r},"
-            f" log_level={self.log_level!r})"
+            f" log_level={self.log_level!r}, render_processes={self.render_processes!r})"
         )
 
     __str__ = __repr__
+
+
+def default_render_processes() -> int:
+    """One render worker per core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def load(env_file: str | os.PathLike[str] | None = ".env", environ: Mapping[str, str] | None = None) -> Settings:
@@ -52,7 +63,11 @@ def load(env_file: str | os.PathLike[str] | None = ".env", environ: Mapping[str,
     level = (values.get("PARLEY_LOG_LEVEL", "") or "INFO").strip().upper()
     if level not in LEVELS:
         raise SettingsError(f"PARLEY_LOG_LEVEL must be one of {', '.join(LEVELS)}, not '{level}'.")
+    render = values.get("PARLEY_RENDER_PROCESSES", "").strip()
+    if render and not (render.isdigit() and int(render) <= 64):
+        raise SettingsError(f"PARLEY_RENDER_PROCESSES must be a number of processes from 0 to 64, not '{render}'.")
     return Settings(
+        render_processes=int(render) if render else default_render_processes(),
         token=values.get("DISCORD_TOKEN", "").strip(),
         db_path=(values.get("PARLEY_DB", "") or "parley.sqlite3").strip(),
         dev_guild=int(guild) if guild else None,

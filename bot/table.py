@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from bot.api import Choice
 from bot.outputs import seat_label
-from bot.store import DeadlineRow, SeatRow
+from bot.store import DeadlineRow, SeatRow, TableRow
 from rules import registry
 from rules.core import Game, State
 
@@ -73,6 +73,24 @@ class Table:
     # seat -> the state number at which it let the move stand (declined its optional actions: bot.reactions)
     declined: dict[int, int] = field(default_factory=dict)
     fresh_from: int = -1
+
+    @classmethod
+    def from_row(cls, row: TableRow, seats: list[SeatRow]) -> Table:
+        """The table as stored, without its game state (a running table's comes from its snapshot)."""
+        return cls(
+            id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            game_id=row.game_id,
+            status=row.status,
+            host_id=row.host_id,
+            options=row.options,
+            seed=row.seed,
+            ai_seed=row.ai_seed,
+            seats=seats,
+            updated=row.updated,
+            state_no=row.state_no,
+        )
 
     def __post_init__(self) -> None:
         if self.fresh_from < 0:

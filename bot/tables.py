@@ -22,6 +22,7 @@ import asyncio
 import logging
 import random
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -83,7 +84,8 @@ class TableHost(
         self.replay_frames = replay_frames
         self._tables: dict[int, Table] = {}
         self._active: dict[int, int] = {}  # channel id -> table id (lobby or running)
-        self._last: dict[int, int] = {}  # channel id -> last finished/abandoned table id
+        self._last: dict[int, int] = {}  # channel id -> last finished/abandoned table id (kept in memory)
+        self._finished: OrderedDict[int, int] = OrderedDict()  # see LobbyMixin._retire
         self._settings: dict[int, dict[str, Any]] = {}
         self._open_lock = asyncio.Lock()
         self.internal_errors = 0
@@ -103,7 +105,7 @@ class TableHost(
     async def close(self) -> None:
         await self._stop_timers()
         await self.store.close()
-        self.pictures.shutdown()
+        await asyncio.to_thread(self.pictures.shutdown)
 
     def _active_table(self, channel_id: int) -> Table | None:
         tid = self._active.get(channel_id)

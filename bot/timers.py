@@ -22,6 +22,9 @@ from bot.table import Table
 
 log = logging.getLogger("parley.tables")
 
+#: how long background work waits for the outputs it follows to be delivered (a transport that never says so)
+AFTER_SECONDS = 120
+
 
 class TimersMixin:
     """Part of :class:`bot.tables.TableHost`: everything that happens because time passed."""
@@ -47,13 +50,16 @@ class TimersMixin:
         def fire() -> None:
             if handle in handles:
                 handles.remove(handle)
+            if not handles and self._wakes.get(t.id) is handles:
+                del self._wakes[t.id]  # one entry per table ever woken would grow for weeks
             self.later(self._tick_table(t))
 
         handle = loop.call_later(delay, fire)
         handles.append(handle)
 
-    def later(self, work: Awaitable[Outputs | None]) -> None:
-        """Run ``work`` in the background (after the current request has answered) and publish its outputs.
+    def later(self, work: Awaitable[Outputs | None], *, after: Outputs | None = None) -> None:
+        """Run ``work`` in the background (after the current request has answered) and publish its outputs;
+        with ``after``, not before the transport has delivered those outputs (the replay follows the result).
         Errors are logged (type only: a message may quote a secret), never raised."""
         if self.publish is None:
             if asyncio.iscoroutine(work):
@@ -64,6 +70,9 @@ class TimersMixin:
         async def run() -> None:
             try:
                 out = await work
+                if after is not None and not await after.wait_delivered(AFTER_SECONDS):
+                    log.warning("outputs were not marked delivered within %d s; publishing what follows them",
+                                AFTER_SECONDS)
                 if out is not None:
                     await publish(out)
             except asyncio.CancelledError:
@@ -75,6 +84,13 @@ class TimersMixin:
         task = asyncio.get_running_loop().create_task(run())
         self._later.add(task)
         task.add_done_callback(self._later.discard)
+
+    async def idle(self, timeout: float = 120.0) -> None:
+        """Wait (at most ``timeout`` s) for the background work started so far: the terminal waits for the
+        replay of the game it just played before it exits."""
+        tasks = list(self._later)
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
 
     async def _stop_timers(self) -> None:
         """At close: pending wakes cancelled, background work cancelled and awaited."""

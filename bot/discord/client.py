@@ -22,8 +22,8 @@ from discord.ext import commands, tasks
 from bot.discord.cogs import add_cogs
 from bot.discord.delivery import Delivery
 from bot.discord.views import DYNAMIC_ITEMS
+from bot.factory import build_host
 from bot.settings import Settings, configure_logging
-from bot.store import Store
 from bot.tables import TableHost
 
 log = logging.getLogger("parley.discord")
@@ -139,10 +139,6 @@ class ParleyBot(commands.AutoShardedBot):
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
 
 
-def _make_host(settings: Settings) -> TableHost:
-    return TableHost(Store(settings.db_path))
-
-
 def _fail(message: str) -> None:
     print(f"parley: {message}", file=sys.stderr)
 
@@ -185,7 +181,7 @@ def run(settings: Settings) -> int:
     """``parley run``: serve every server until interrupted. Returns the process exit code."""
 
     async def main(token: str) -> None:
-        bot = ParleyBot(_make_host(settings), dev_guild=settings.dev_guild)
+        bot = ParleyBot(build_host(settings), dev_guild=settings.dev_guild)
         async with bot:
             _close_on_sigterm(bot)
             await bot.start(token)
@@ -197,7 +193,7 @@ def sync(settings: Settings) -> int:
     """``parley sync``: push the slash commands (globally, and to the development guild when set)."""
 
     async def main(token: str) -> None:
-        bot = ParleyBot(_make_host(settings), mode="sync")
+        bot = ParleyBot(build_host(settings), mode="sync")  # the host is never started: no worker
         async with bot:
             await bot.login(token)
             dev_guild = settings.dev_guild

@@ -43,14 +43,17 @@ class Delivery:
     async def deliver(self, out: Outputs, channel_id: int | None = None) -> None:
         """Public posts to the table channel (``out.channel_id``, else the caller's channel), then DMs."""
         target = out.channel_id or channel_id
-        if out.public and target:
-            async with self._lock(target):
-                for post in out.public:
-                    try:
-                        await self._post(target, post)
-                    except discord.HTTPException:
-                        # A missing permission or a deleted channel loses this post only, never the game.
-                        log.exception("could not post to channel %s", target)
+        try:
+            if out.public and target:
+                async with self._lock(target):
+                    for post in out.public:
+                        try:
+                            await self._post(target, post)
+                        except discord.HTTPException:
+                            # A missing permission or a deleted channel loses this post only, never the game.
+                            log.exception("could not post to channel %s", target)
+        finally:
+            out.delivered()  # what follows these posts (the replay after the result) may go now
         for user_id, post in out.private:
             task = asyncio.get_running_loop().create_task(self._dm(target, user_id, post))
             self._dm_tasks.add(task)

@@ -29,6 +29,7 @@ from typing import Any
 import pytest
 
 from bot.discord.client import ParleyBot
+from bot.settings import default_render_processes
 from bot.store import LogRow, Store
 from bot.tables import TableHost
 from tests.discord.conftest import GUILD_ID, TINY_PNG, make_bot
@@ -340,6 +341,17 @@ class ParleyProcess:
     def log(self) -> str:
         return self.output.read_text(errors="replace") if self.output.exists() else ""
 
+    def render_workers(self) -> list[int]:
+        """The bot's child processes started by multiprocessing's spawn (its render workers)."""
+        assert self.proc is not None
+        pids = []
+        for task in Path(f"/proc/{self.proc.pid}/task").iterdir():
+            for pid in (task / "children").read_text().split():
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+                if b"spawn_main" in cmdline:
+                    pids.append(int(pid))
+        return pids
+
 
 def db_state(db: Path) -> StateFn:
     """The channel's committed state number read from the database file (the bot is another process)."""
@@ -365,6 +377,9 @@ async def test_parley_run_is_stopped_and_restarted_on_the_same_database_and_the_
         await parley.start()
         await ana.open_table()
         played = [await ana.play(), await ana.play()]
+        # the pictures were drawn by render worker processes of the bot, one per core by default
+        assert any(f[:8] == b"\x89PNG\r\n\x1a\n" for files in fake.files.values() for f in files), "no board picture"
+        assert len(parley.render_workers()) == default_render_processes(), parley.log()
 
         # SIGTERM (what docker stop and systemd send): a clean shutdown, exit code 0
         board_id, table_id, state_no = current_board(fake)

@@ -23,7 +23,11 @@ async def test_open_join_ai_start_and_a_whole_game_by_play(world: World) -> None
     assert w.summary().status == "finished"
     texts = [m.content for m in w.messages()]
     assert any("🏆" in t or "without a winner" in t for t in texts), texts[-3:]
-    assert any(a.filename.endswith(".gif") for m in w.messages() for a in m.attachments)
+    # the result is posted with the final board; the replay follows in its own message, after it
+    messages = w.messages()
+    result = next(i for i, m in enumerate(messages) if any(a.filename == "final.png" for a in m.attachments))
+    replay = next(i for i, m in enumerate(messages) if any(a.filename.endswith(".gif") for a in m.attachments))
+    assert "Game over" in messages[result].content and replay > result, [m.content[:40] for m in messages[-4:]]
     # results were recorded for /stats
     result = await w.ana.slash(w.channel, "stats show")
     assert "Cartagena" in reply(result) and answer(result).ephemeral

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.store import Store
-from bot.tables import Caller, Outputs, TableHost
+from bot.tables import Caller, Outputs, Post, TableHost
 from renderers.common import tiny_png
 from rules import registry
 from tests.host import toygame
@@ -125,3 +126,26 @@ def state_of(host: TableHost, channel: int = CHANNEL) -> dict[str, Any]:
 
 def public_texts(outs: list[Outputs]) -> str:
     return "\n".join([p.text for o in outs for p in o.public] + [o.reply for o in outs if not o.ok])
+
+
+class Published:
+    """The host's transport stand-in for work done after a request: collects what the host publishes (the replay
+    GIF after a game's result)."""
+
+    def __init__(self, host: TableHost) -> None:
+        self.outs: list[Outputs] = []
+        host.publish = self.publish
+
+    async def publish(self, out: Outputs) -> None:
+        self.outs.append(out)
+
+    async def replay_after(self, out: Outputs, timeout: float = 30.0) -> Post:
+        """Deliver ``out`` (the game's last outputs) and wait for the replay post published after it."""
+        assert not any(p.filename == "replay.gif" for p in out.public), "the replay must not hold up the result"
+        out.delivered()
+        for _ in range(int(timeout / 0.02)):
+            posts = [p for o in self.outs for p in o.public if p.filename == "replay.gif"]
+            if posts:
+                return posts[0]
+            await asyncio.sleep(0.02)
+        raise AssertionError("no replay was published")

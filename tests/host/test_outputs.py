@@ -44,5 +44,5 @@ def test_replay_sampling_and_gif() -> None:
     game = toygame.GAME
     state = game.new(2, None, "s")
     frames = [toygame.render(game.view(state, None)), toygame.render({**game.view(state, None), "pile": 5})]
-    img = Image.open(io.BytesIO(gif(frames)))
+    img = Image.open(io.BytesIO(gif(frames.__getitem__, len(frames))))
     assert img.format == "GIF" and img.n_frames == 2

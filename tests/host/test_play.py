@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from bot.tables import Caller, Outputs, TableHost
-from tests.host.conftest import ANA, BEN, CHANNEL, CID, GUILD, lobby, running, state_of
+from tests.host.conftest import ANA, BEN, CHANNEL, CID, GUILD, Published, lobby, running, state_of
 
 
 async def play_to_end(host: TableHost, *callers: Caller, limit: int = 500) -> list[Outputs]:
@@ -166,14 +166,17 @@ async def test_undo_refused_after_a_draw_or_once_the_turn_passed(host: TableHost
 
 
 async def test_a_whole_game_with_an_ai_ends_with_summary_replay_and_results(host: TableHost) -> None:
+    published = Published(host)
     await running(host, BEN, ais=1)
     outs = await play_to_end(host, ANA, BEN)
     last = outs[-1]
     names = [p.filename for p in last.public]
-    assert "final.png" in names and "replay.gif" in names
+    assert "final.png" in names and "replay.gif" not in names  # the result is posted at once ...
     summary_post = next(p for p in last.public if p.filename == "final.png")
     assert "Game over" in summary_post.text and "🏆" in summary_post.text
-    gif = Image.open(io.BytesIO(next(p for p in last.public if p.filename == "replay.gif").image))
+    replay = await published.replay_after(last)  # ... and the replay follows in its own message
+    assert replay.text == f"Replay of table {summary_post.table_id}." and replay.table_id == summary_post.table_id
+    gif = Image.open(io.BytesIO(replay.image))
     assert gif.format == "GIF" and gif.n_frames > 2
     table = host.table_for(CHANNEL)
     assert table is not None and table.status == "finished" and table.to_act == ()
@@ -225,13 +228,14 @@ async def test_spectator_hand_is_the_public_board(host: TableHost) -> None:
 
 
 async def test_when_the_last_human_leaves_the_ais_play_it_out_in_a_few_posts(host: TableHost) -> None:
+    published = Published(host)
     await running(host, ais=3, options={"length": "long"})
     out = await host.leave(ANA)
     assert out.ok
     boards = [p for p in out.public if p.board_key]
     assert 1 <= len(boards) <= 6 and all(p.image for p in boards)
     assert host.table_for(CHANNEL).status == "finished"
-    assert any(p.filename == "replay.gif" for p in out.public)
+    assert (await published.replay_after(out)).image
     assert "no finished games" in (await host.stats(ANA)).reply  # a player who left is not credited
 
 

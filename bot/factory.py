@@ -1,0 +1,22 @@
+"""The production table host, built in one place from the settings: what ``parley run`` serves and what the
+benchmarks (``python -m benchmarks``, ``benchmarks.soak``) measure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.settings import Settings
+from bot.store import Store
+from bot.tables import TableHost
+
+
+def build_store(settings: Settings) -> Store:
+    """The store the settings name."""
+    return Store(settings.db_path)
+
+
+def build_host(settings: Settings, **options: Any) -> TableHost:
+    """The host ``parley run`` serves: the settings' store, pictures and replays drawn in
+    ``settings.render_processes`` worker processes. ``options`` go to :class:`TableHost` (a benchmark's seed or
+    stand-in renderer); nothing else differs from production."""
+    return TableHost(build_store(settings), render_processes=settings.render_processes, **options)
