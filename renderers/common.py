@@ -8,6 +8,7 @@ Fonts are the DejaVu faces shipped in ``renderers/fonts`` so every machine draws
 from __future__ import annotations
 
 import io
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -385,6 +386,34 @@ def tiny_png() -> bytes:
     """An 8×8 blank picture for tests and benchmarks that are about everything but drawing."""
     img, _ = canvas(8, 8)
     return to_png(img)
+
+
+# -- memory -------------------------------------------------------------------------------------------------
+class Recent(dict[Any, Any]):
+    """The last ``size`` entries put in, oldest out first: for cached drawings keyed by more than ``lru_cache`` can
+    take as arguments. ``cache_clear`` like an ``lru_cache``, so :func:`clear_caches` finds it."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        if key not in self and len(self) >= self.size:
+            del self[next(iter(self))]
+        super().__setitem__(key, value)
+
+    def cache_clear(self) -> None:
+        self.clear()
+
+
+def clear_caches() -> None:
+    """Forget every cached drawing of every loaded renderer (sprites, backgrounds, layers), so the next pictures
+    draw everything again: what the text-size tests need to see every label."""
+    for name, module in list(sys.modules.items()):
+        if name == "renderers" or name.startswith("renderers."):
+            for value in vars(module).values():
+                if not isinstance(value, type) and callable(getattr(value, "cache_clear", None)):
+                    value.cache_clear()
 
 
 # -- close-ups ----------------------------------------------------------------------------------------------

@@ -532,7 +532,7 @@ def _layers(v: dict[str, Any], map_json: str, seat: int | None, priv: dict[str, 
 
 #: the public layers of the last few pictures: they change only when a search, a hint or fog lands, while the
 #: miniatures move every action
-_PUBLIC_LAYERS: dict[tuple[Any, ...], Image.Image] = {}
+_PUBLIC_LAYERS = common.Recent(4)
 
 
 def _public_layers(v: dict[str, Any], map_json: str) -> Image.Image:
@@ -548,8 +548,6 @@ def _public_layers(v: dict[str, Any], map_json: str) -> Image.Image:
     )
     img = _PUBLIC_LAYERS.get(key)
     if img is None:
-        if len(_PUBLIC_LAYERS) >= 4:
-            _PUBLIC_LAYERS.pop(next(iter(_PUBLIC_LAYERS)))
         img = _PUBLIC_LAYERS[key] = _layers(v, map_json, None, None)
     return img
 
