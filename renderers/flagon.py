@@ -539,9 +539,7 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) ->
         else:
             at = (x0, y + k * 30)
             s = sc[crew]
-            label = f"{CREW_LABEL[crew]} {s['total']}"
-            parts = f"= {s['rep']} + {s['chests']}×5"
-            text(draw, (PANEL_R, at[1] + 13), parts, 18, anchor="rm")
+            label = f"{CREW_LABEL[crew]} {s['total']}"  # its parts are in the caption
         _draw_shape(draw, (at[0] + 11, at[1] + 13), crew, 10)
         text(draw, (at[0] + 28, at[1] + 13), label, 22 if not _tavern(view) else 20, bold=True, anchor="lm")
     y += 30 * (((len(crews) + 1) // 2) if _tavern(view) else 2) + 6
