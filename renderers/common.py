@@ -322,6 +322,24 @@ def token(
     text(draw, (x, y), label, size or max(10, int(radius * 1.1)), fill=text_on(colour), bold=True, anchor="mm")
 
 
+def wrap_board(s: str, size: int, width: float, bold: bool = False) -> list[str]:
+    """Greedy word wrap of board text (never a hand's) to ``width`` pixels as :func:`text` lays it out: measured
+    from the remembered words, so a new sentence costs no new layout."""
+    space = text_width(" ", size, bold)
+    lines: list[str] = []
+    for para in s.split("\n"):
+        line, used = "", 0.0
+        for word in para.split():
+            w = text_width(word, size, bold)
+            if line and used + space + w > width:
+                lines.append(line)
+                line, used = word, w
+            else:
+                line, used = (f"{line} {word}", used + space + w) if line else (word, w)
+        lines.append(line)
+    return lines
+
+
 def wrap(text: str, fnt: ImageFont.FreeTypeFont, width: int) -> list[str]:
     """Greedy word wrap to ``width`` pixels."""
     lines: list[str] = []

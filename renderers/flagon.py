@@ -28,6 +28,7 @@ from renderers.common import (
     to_png,
     union,
     wrap,
+    wrap_board,
 )
 from rules.flagon.board import VEC
 from rules.flagon.cards import CARD, DRAGON
@@ -331,24 +332,41 @@ def _objects_under(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
             patch, at = _rug_patch(board, tuple(o["sqs"]), off)
             img.paste(patch, at)
     for o in view["objects"]:
-        if o["gone"] or o["kind"] != "table":
-            continue
-        boxes = [_box(s, off) for s in o["sqs"]]
-        x0 = min(b[0] for b in boxes) + 4
-        y0 = min(b[1] for b in boxes) + 4
-        x1 = max(b[2] for b in boxes) - 4
-        y1 = max(b[3] for b in boxes) - 4
-        draw.rounded_rectangle((x0 + 4, y0 + 4, x1 + 4, y1 + 4), 9, fill="#2A2A2A")
-        draw.rounded_rectangle((x0, y0, x1, y1), 9, fill=TABLE, outline=TABLE_EDGE, width=3)
-        draw.line((x0 + 7, y0 + 9, x1 - 7, y0 + 9), fill="#9A6A3A", width=2)
+        if not o["gone"] and o["kind"] == "table":
+            boxes = [_box(sq, off) for sq in o["sqs"]]
+            x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+            sprite = _table_sprite(max(b[2] for b in boxes) - x0, max(b[3] for b in boxes) - y0)
+            img.paste(sprite, (x0, y0), sprite)
     for o in view["objects"]:
-        if o["gone"] or o["kind"] != "barrel" or not o["sq"]:
-            continue
-        cx, cy = _centre(o["sq"], off)
-        r = CELL * 0.38
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=BARREL, outline="#3A2410", width=3)
-        for k in (0.55, 0.85):
-            draw.ellipse((cx - r * k, cy - r * k, cx + r * k, cy + r * k), outline="#3A2410", width=2)
+        if not o["gone"] and o["kind"] == "barrel" and o["sq"]:
+            x0, y0, _, _ = _box(o["sq"], off)
+            sprite = _barrel_sprite()
+            img.paste(sprite, (x0, y0), sprite)
+
+
+@lru_cache(maxsize=16)
+def _table_sprite(width: int, height: int) -> Image.Image:
+    """A table across its squares, with its drop shadow, on transparency: drawn once per size."""
+    sprite = Image.new("RGBA", (width + 6, height + 6), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(sprite)
+    x0, y0, x1, y1 = 4, 4, width - 4, height - 4
+    draw.rounded_rectangle((x0 + 4, y0 + 4, x1 + 4, y1 + 4), 9, fill="#2A2A2A")
+    draw.rounded_rectangle((x0, y0, x1, y1), 9, fill=TABLE, outline=TABLE_EDGE, width=3)
+    draw.line((x0 + 7, y0 + 9, x1 - 7, y0 + 9), fill="#9A6A3A", width=2)
+    return sprite
+
+
+@lru_cache(maxsize=1)
+def _barrel_sprite() -> Image.Image:
+    """A barrel with its hoops, filling one square, on transparency."""
+    sprite = Image.new("RGBA", (CELL + 1, CELL + 1), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(sprite)
+    cx = cy = CELL / 2
+    r = CELL * 0.38
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=BARREL, outline="#3A2410", width=3)
+    for k in (0.55, 0.85):
+        draw.ellipse((cx - r * k, cy - r * k, cx + r * k, cy + r * k), outline="#3A2410", width=2)
+    return sprite
 
 
 def _loose(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
@@ -525,7 +543,7 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) ->
     y = 6
     text(draw, (x0, y), f"Flagon · Time {view['T']}", 26, bold=True)
     y += 38
-    for line in wrap(_prompt(view), font(20), PANEL_W)[:4]:
+    for line in wrap_board(_prompt(view), 20, PANEL_W)[:4]:
         text(draw, (x0, y), line, 20)
         y += 25
     y += 8
@@ -570,10 +588,8 @@ def _track(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], x0
             draw.rounded_rectangle((bx, y, bx + width - 3, y + 26 + 32 * len(times[t])), 6, fill=TRACK_NOW)
         text(draw, (bx + width / 2 - 1, y + 13), str(t), 20, bold=True, anchor="mm")
         for j, c in enumerate(times[t]):
-            cy = y + 44 + j * 32
-            _draw_shape(draw, (bx + width / 2 - 1, cy), c["crew"], 14)
-            text(draw, (bx + width / 2 - 1, cy), c["tag"], 16, bold=True, fill=text_on(_crew_colour(c["crew"])),
-                 anchor="mm")  # fmt: skip
+            sprite = _mark_sprite(c["crew"], c["tag"])
+            img.paste(sprite, (round(bx + width / 2 - 1) - 17, y + 44 + j * 32 - 17), sprite)
         tallest = max(tallest, 28 + 32 * len(times[t]))
     y += tallest + 14
     text(draw, (x0, y), "Game may end at", 20, bold=True)
@@ -584,6 +600,16 @@ def _track(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], x0
         mark = {"navy": "⚓", "calm": "~"}.get(revealed.get(str(t), ""), "?")
         draw.rectangle((bx, y, bx + 50, y + 34), fill="#D8E8F0", outline="#B00000" if mark == "⚓" else INK, width=2)
         text(draw, (bx + 25, y + 17), f"{t}{mark}", 20, bold=True, anchor="mm")
+
+
+@lru_cache(maxsize=64)
+def _mark_sprite(crew: str, tag: str) -> Image.Image:
+    """A character's mark on the time track: its crew's shape and colour with its tag, on transparency."""
+    sprite = Image.new("RGBA", (35, 35), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(sprite)
+    _draw_shape(draw, (17, 17), crew, 14)
+    text(draw, (17, 17), tag, 16, bold=True, fill=text_on(_crew_colour(crew)), anchor="mm")
+    return sprite
 
 
 # -- the caption ----------------------------------------------------------------------------------------

@@ -309,10 +309,6 @@ def _seat_frame(
 def _island(c: Pic, view: dict[str, Any], private: dict[str, Any] | None) -> None:
     layout = _layout(view)
     squares = view["squares"]
-    hx, hy = _cell_origin("D5")
-    hook = view["hook"]
-    text(c.draw, (hx + CELL, hy + 72), f"maps {hook['maps']}", 22, fill="#FFFFFF", anchor="mm")
-    text(c.draw, (hx + CELL, hy + 104), f"jokers {hook['jokers']}", 22, fill="#FFFFFF", anchor="mm")
     if private is not None:
         excluded = set(private["excluded_letters"]) | set(private["excluded_numbers"])
         for label, cx, cy in _coordinates():
@@ -329,6 +325,10 @@ def _island(c: Pic, view: dict[str, Any], private: dict[str, Any] | None) -> Non
         if any(tiles):
             x, y = _cell_origin(f"A{number}")
             c.img.paste(_tile_row(layout, number, tuple(tiles)), (x, y))
+    hx, hy = _cell_origin("D5")  # over the rows: the Hook's counts sit on rows 5 and 4
+    hook = view["hook"]
+    text(c.draw, (hx + CELL, hy + 72), f"maps {hook['maps']}", 22, fill="#FFFFFF", anchor="mm")
+    text(c.draw, (hx + CELL, hy + 104), f"jokers {hook['jokers']}", 22, fill="#FFFFFF", anchor="mm")
     if private is not None:
         # bottom-left: the one corner of a square that no letter, value or pirate uses
         possible = set(private["candidates"])
@@ -375,30 +375,53 @@ def _pub(c: Pic, view: dict[str, Any]) -> None:
 
 
 def _chests(c: Pic, view: dict[str, Any], y: int) -> None:
-    for k, chest in enumerate(("chest2", "chest3", "chest4")):
-        row_y = y + k * 54
-        tiles = view["chests"][chest]
-        if not tiles:
-            text(c.draw, (PANEL_X + 92, row_y + 24), "empty", 20, fill=MUTED, anchor="lm")
-        for j, tile in enumerate(tiles):
-            _tile_text(c, PANEL_X + 92 + j * 52, row_y, 48, tile)
-    bx = PANEL_R - 112
-    c.draw.rounded_rectangle((bx, y, bx + 112, y + 66), radius=14, fill=BAG_FILL, outline=INK, width=2)
-    text(c.draw, (bx + 56, y + 18), "bag", 20, bold=True, anchor="mm")
-    text(c.draw, (bx + 56, y + 46), str(view["bag"]["count"]), 28, bold=True, anchor="mm")
-    text(c.draw, (bx + 56, y + 90), "treasure", 18, bold=True, anchor="mm")
+    """The three chests and, beside them, the bag and the Lost Treasure's two tiles: one cached patch, since they
+    change only when a chest is claimed, a tile is drawn or the treasure is revealed."""
     treasure = view.get("lost_treasure")
     faces = (treasure["letter"], treasure["number"]) if treasure else (None, None)
+    chests = tuple(tuple(view["chests"][k]) for k in ("chest2", "chest3", "chest4"))
+    c.img.paste(_chests_patch(_layout(view), y, chests, view["bag"]["count"], faces), (PANEL_X, y))
+
+
+@lru_cache(maxsize=64)
+def _chests_patch(
+    layout: tuple[tuple[str, bool, bool, bool], ...],
+    y: int,
+    chests: tuple[tuple[str, ...], ...],
+    bag: int,
+    faces: tuple[str | None, str | None],
+) -> Image.Image:
+    patch = _base(layout).crop((PANEL_X, y, PANEL_R, y + 3 * 54))
+    c = Pic(patch)
+    for k, tiles in enumerate(chests):
+        if not tiles:
+            text(c.draw, (92, k * 54 + 24), "empty", 20, fill=MUTED, anchor="lm")
+        for j, tile in enumerate(tiles):
+            _tile_text(c, 92 + j * 52, k * 54, 48, tile)
+    bx = patch.width - 112
+    c.draw.rounded_rectangle((bx, 0, bx + 112, 66), radius=14, fill=BAG_FILL, outline=INK, width=2)
+    text(c.draw, (bx + 56, 18), "bag", 20, bold=True, anchor="mm")
+    text(c.draw, (bx + 56, 46), str(bag), 28, bold=True, anchor="mm")
+    text(c.draw, (bx + 56, 90), "treasure", 18, bold=True, anchor="mm")
     for k, face in enumerate(faces):
-        _map_tile(c, bx + 10 + k * 50, y + 106, 42, face)
+        _map_tile(c, bx + 10 + k * 50, 106, 42, face)
+    return patch
 
 
 def _chip(c: Pic, x: float, y: float, fill: str, label: str) -> float:
     """A coloured label; returns the x after it."""
-    width = text_width(label, 20, True) + 12
-    c.draw.rounded_rectangle((x, y, x + width, y + 28), radius=7, fill=fill, outline=INK, width=2)
-    text(c.draw, (x + width / 2, y + 14), label, 20, bold=True, fill=text_on(fill), anchor="mm")
-    return x + width + 5
+    sprite = _chip_sprite(fill, label)
+    c.img.paste(sprite, (round(x), round(y)), sprite)
+    return x + sprite.width + 4
+
+
+@lru_cache(maxsize=128)
+def _chip_sprite(fill: str, label: str) -> Image.Image:
+    width = round(text_width(label, 20, True) + 12)
+    s = _sprite(width + 1, 29)
+    s.draw.rounded_rectangle((0, 0, width, 28), radius=7, fill=fill, outline=INK, width=2)
+    text(s.draw, (width / 2, 14), label, 20, bold=True, fill=text_on(fill), anchor="mm")
+    return s.img
 
 
 def _seat_panel(c: Pic, view: dict[str, Any], seat: int, y: int, private: dict[str, Any] | None) -> None:
