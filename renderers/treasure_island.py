@@ -790,8 +790,8 @@ def _encode(img: Image.Image, view: dict[str, Any], level: int = 1) -> bytes:
 
 
 def focus(view: dict[str, Any], seat: int | None = None) -> common.Box | None:
-    """Where a close-up looks: the miniature (or Silver's figure) that moved last with its latest trail, the newest
-    search or hint, else ``seat``'s miniatures."""
+    """Where a close-up looks: the miniature that moved last with its latest trail; after Long John Silver spoke,
+    his newest hint's border; else the newest search, else ``seat``'s miniatures."""
     last = view.get("last") or {}
     points: list[tuple[float, float]] = []
     mini = last.get("mini")
@@ -800,6 +800,11 @@ def focus(view: dict[str, Any], seat: int | None = None) -> common.Box | None:
         points.append(XY(mi["pos"]))
         if mi["trail"]:
             points.append(XY(mi["trail"][-1][0]))
+    if not points and last.get("kind") == "silver" and view["hints"]:
+        # Long John Silver spoke last: his newest hint's border
+        dashes, _ = _hint_dashes(view["hints"][-1]["true_mask"], view["legal_mask"])
+        if dashes:
+            return common.union((x0, y0, x1, y1) for x0, y0, x1, y1 in dashes)
     if not points and view["searches"]:
         sr = view["searches"][-1]
         cx, cy = XY(sr["centre"])
