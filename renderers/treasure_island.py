@@ -823,15 +823,12 @@ def zoom(view: dict[str, Any], seat: int | None = None) -> bytes:
 def caption(view: dict[str, Any], seat: int | None = None) -> str:
     """The fine print. Public: who plays which character and its specials left, the counts that steer the hunt,
     and the key to the map. For Long John Silver's own picture: the hint he is preparing and what his options keep
-    (the rest of his secrets are in his summary)."""
+    (the rest of his secrets are in his summary). A pirate's own picture leaves nothing out: it draws what its
+    summary says. A DM carries news only, so no caption repeats a fixed key."""
     if seat is not None:
         priv = view.get("private") or {}
         if seat != view["silver_seat"]:
-            return (
-                "Your picture: navy = ruled out by what only you know · ✗ = a district you know is empty · grey "
-                "wedges = your compass hints · pale = outside a hint since the first · dots = where your "
-                "character can go now"
-            )
+            return ""  # a pirate's marks (navy, ✗, wedges, dots) follow the lines of its summary
         lines = []
         pending = priv.get("pending") or {}
         if pending.get("card"):
