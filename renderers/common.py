@@ -406,6 +406,10 @@ def tiny_png() -> bytes:
     return to_png(img)
 
 
+#: a caption line that only explains the marks (a key) is Discord's small grey subtext: there to read, not to shout
+KEY = "-# "
+
+
 # -- memory -------------------------------------------------------------------------------------------------
 class Recent(dict[Any, Any]):
     """The last ``size`` entries put in, oldest out first: for cached drawings keyed by more than ``lru_cache`` can

@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw
 from renderers.common import (
     HIGHLIGHT,
     INK,
+    KEY,
     MUTED,
     PAPER,
     SEAT_COLOURS,
@@ -639,7 +640,7 @@ def caption(view: dict[str, Any], seat: int | None = None) -> str:
         lines.append(f"**{_crew_name(view, crew)}** {total}: " + " · ".join(parts))
     shown = _symbols(view)
     if shown:
-        lines.append("Key: " + " · ".join(shown))
+        lines.append(KEY + "Key: " + " · ".join(shown))
     return "\n".join(lines)
 
 

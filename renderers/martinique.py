@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 from renderers.common import (
     HIGHLIGHT,
     INK,
+    KEY,
     MUTED,
     PAPER,
     SEA,
@@ -576,7 +577,7 @@ def caption(view: dict[str, Any], seat: int | None = None) -> str:
             score = f"pairs {sp['pairs']} + ship {sp['ship']} + most stacks {sp['total'] - sp['pairs'] - sp['ship']}"
             score += f" = **{sp['total']}**"
         lines.append(f"{p['name']}: {score} · ship {stacks}")
-    lines.append("Tiles: " + ", ".join(f"{TYPE_LETTER[t]} {t}" for t in TYPES) + "; ? map tile (moves 1)")
+    lines.append(KEY + "Tiles: " + ", ".join(f"{TYPE_LETTER[t]} {t}" for t in TYPES) + "; ? map tile (moves 1)")
     return "\n".join(lines)
 
 

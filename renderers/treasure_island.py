@@ -851,7 +851,8 @@ def caption(view: dict[str, Any], seat: int | None = None) -> str:
         f"Silver holds {counts['hint_hand']} hints, {counts['compass_hand']} compass cards"
     )
     lines.append(
-        "Key: dark = ruled out for everyone · pale = outside the latest hint · dashed = a hint's border (H + day) · "
+        common.KEY
+        + "Key: dark = ruled out for everyone · pale = outside the latest hint · dashed = a hint's border (H + day) · "
         "coloured circle = a search (letter + day) · ■ tower (L: Silver) · ◆ landmark"
     )
     return "\n".join(lines)
