@@ -287,15 +287,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:ha
         return cls(int(match["t"]), int(match["s"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await defer(interaction)
-        host, _ = _parts(interaction)
-        try:
-            caller = await caller_for(interaction, host)
-            out = await host.hand(caller)
-            await say(interaction, out.reply, files=reply_files(out))
-        except Exception:
-            log.exception("the hand button failed")
-            await say(interaction, "Something went wrong on my side; try `/hand`.")
+        await _show_to_caller(interaction, "hand", lambda host, caller: host.hand(caller), "try `/hand`")
 
 
 class ZoomButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:zoom:(?P<t>\d+):(?P<s>\d+)"):
@@ -317,15 +309,28 @@ class ZoomButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:zo
         return cls(int(match["t"]), int(match["s"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await defer(interaction)
-        host, _ = _parts(interaction)
-        try:
-            caller = await caller_for(interaction, host)
-            out = await host.zoom(caller)
-            await say(interaction, out.reply, files=reply_files(out))
-        except Exception:
-            log.exception("the zoom button failed")
-            await say(interaction, "Something went wrong on my side; the board post still shows everything.")
+        await _show_to_caller(
+            interaction, "zoom", lambda host, caller: host.zoom(caller), "the board post still shows everything"
+        )
+
+
+async def _show_to_caller(
+    interaction: discord.Interaction,
+    what: str,
+    ask: Callable[[TableHost, Caller], Awaitable[Outputs]],
+    instead: str,
+) -> None:
+    """A button that only shows the caller something (My hand, Zoom): the host's answer to ``ask``, ephemeral,
+    with its picture; ``instead`` says what to do if it fails."""
+    await defer(interaction)
+    host, _ = _parts(interaction)
+    try:
+        caller = await caller_for(interaction, host)
+        out = await ask(host, caller)
+        await say(interaction, out.reply, files=reply_files(out))
+    except Exception:
+        log.exception("the %s button failed", what)
+        await say(interaction, f"Something went wrong on my side; {instead}.")
 
 
 class PickSelect(
