@@ -23,7 +23,7 @@ from renderers.common import (
     close_up,
     fit_size,
     fixed_palette,
-    font,
+    plain_font,
     text,
     text_on,
     text_width,
@@ -554,7 +554,7 @@ def render_private(view: dict[str, Any], seat: int) -> Image.Image:
         text(d, (16, y + 30), "No crew: your ship is a derelict and drifts.", 22, bold=True, fill=RED, private=True)
     y += max(1, -(-len(shown) // per_row)) * (h + 8) + (26 if len(cards) > len(shown) else 6)
     for line, ink, bold in _private_lines(view, you):
-        for part in wrap(line, font(20, bold), left_w - 16):
+        for part in wrap(line, plain_font(20, bold), left_w - 16):
             text(d, (16, y), part, 20, bold=bold, fill=ink, private=True)
             y += 27
     if me["keepers"]:

@@ -227,7 +227,7 @@ class _Words:
         key = (w, size, bold, mono, stroke)
         hit = self._masks.get(key)
         if hit is None:
-            fnt = font(size, bold, mono)
+            fnt = plain_font(size, bold, mono)  # this memory is the only one: no second copy in the face
             mask, (dx, dy) = fnt.getmask2(w, "L", anchor="ls", stroke_width=stroke)
             hit = (mask, dx, dy, fnt.getlength(w))
             if len(self._masks) >= self.LIMIT or self._bytes > self.MASK_BYTES:
@@ -259,7 +259,7 @@ class _Words:
         if anchor[0] != "l":
             width = self.width(s, size, bold, mono)
             x -= width if anchor[0] == "r" else width / 2
-        ascent, descent = font(size, bold, mono).getmetrics()
+        ascent, descent = plain_font(size, bold, mono).getmetrics()
         v = anchor[1]
         baseline = y + (ascent if v == "a" else (ascent - descent) / 2 if v == "m" else -descent if v == "d" else 0)
         space = self.word(" ", size, bold, mono, 0)[3]

@@ -23,7 +23,7 @@ from renderers.common import (
     Box,
     canvas,
     close_up,
-    font,
+    plain_font,
     text,
     text_on,
     to_png,
@@ -689,17 +689,17 @@ def _private(view: dict[str, Any], seat: int) -> Image.Image:
             status.append(f"holds {held_kind.get(c['held'], '?')}")
         if c["dazed"]:
             status.append("Dazed")
-        for line in wrap(" · ".join(status), font(20), width - 12):
+        for line in wrap(" · ".join(status), plain_font(20), width - 12):
             text(draw, (x, y), line, 20, private=True)
             y += 26
         queue = [CARD[q][0] for q in c.get("queue", [])]
         plan = "next: " + ", then ".join(queue) if queue else "queue empty"
-        for line in wrap(plan, font(20, True), width - 12):
+        for line in wrap(plan, plain_font(20, True), width - 12):
             text(draw, (x, y), line, 20, bold=True, fill="#0072B2", private=True)
             y += 26
         for label, cards in (("face up", c["duration"]), ("used", c["used"])):
             if cards:
-                for line in wrap(f"{label}: " + ", ".join(CARD[q][0] for q in cards), font(20), width - 12):
+                for line in wrap(f"{label}: " + ", ".join(CARD[q][0] for q in cards), plain_font(20), width - 12):
                     text(draw, (x, y), line, 20, private=True)
                     y += 26
         y += 6

@@ -18,7 +18,7 @@ from typing import Any
 from PIL import Image, ImageChops, ImageDraw
 
 from renderers import common
-from renderers.common import INK, PAPER, SEA, font, text
+from renderers.common import INK, PAPER, SEA, text
 
 WIDTH, HEIGHT = 1100, 700  # twice the 550×350 preview: every label is at least 16 px
 PX = 24  # pixels per mile
@@ -741,7 +741,7 @@ def _panel(d: ImageDraw.ImageDraw, v: dict[str, Any], seat: int | None) -> None:
     x = PANEL_X
     text(d, (x, 4), f"June {v['day']}" if v["day"] else v["map"]["name"], 26, bold=True)
     y = 40
-    for line in common.wrap(_phase_line(v), font(20, True), PANEL_R - x)[:3]:
+    for line in common.wrap_board(_phase_line(v), 20, PANEL_R - x, bold=True)[:3]:
         text(d, (x, y), line, 20, bold=True, fill=common.HIGHLIGHT)
         y += 25
     sv = v["silver"]
