@@ -1,7 +1,7 @@
 """Picture speed and size, public and private, sampled along seeded AI games, against the floor of
 encoding a blank PNG of the same canvas through the same encoder the renderer used.
 
-    python -m benchmarks.render --game cartagena [--players 4] [--games 3] [--option mode=tortuga]
+    python -m benchmarks.render --game cartagena [--players 4] [--games 3] [--every 3] [--option mode=tortuga] [--cpu]
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import io
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -84,7 +84,10 @@ def capture_encoding() -> Iterator[list[Encoding]]:
         Image.Image.save = real_save  # type: ignore[method-assign]
 
 
-def encode_blank(enc: Encoding) -> tuple[float, bytes]:
+Clock = Callable[[], float]
+
+
+def encode_blank(enc: Encoding, clock: Clock = time.perf_counter) -> tuple[float, bytes]:
     """Seconds to encode a blank parchment canvas like ``enc`` (quantize + PNG save; making the blank is
     not counted), and the bytes."""
     if enc.quantize is not None:
@@ -96,16 +99,16 @@ def encode_blank(enc: Encoding) -> tuple[float, bytes]:
             blank.putpalette(list(enc.palette))
     out = io.BytesIO()
     sargs, skw = enc.save
-    t0 = time.perf_counter()
+    t0 = clock()
     image = blank.quantize(*qargs, **qkw) if enc.quantize is not None else blank
     image.save(out, *sargs, **skw)
-    return time.perf_counter() - t0, out.getvalue()
+    return clock() - t0, out.getvalue()
 
 
-def blank_floor(enc: Encoding, repeats: int = 10) -> float:
+def blank_floor(enc: Encoding, repeats: int = 10, clock: Clock = time.perf_counter) -> float:
     """Median seconds to encode a blank PNG of ``enc``'s canvas the way the renderer encodes: what any
     picture of that canvas costs at least."""
-    return median([encode_blank(enc)[0] for _ in range(repeats)])
+    return median([encode_blank(enc, clock)[0] for _ in range(repeats)])
 
 
 def measure_render(
@@ -116,6 +119,7 @@ def measure_render(
     every: int = 5,
     options: dict[str, str] | None = None,
     floor_repeats: int = 10,
+    clock: Clock = time.perf_counter,
     max_pictures: int | None = None,
 ) -> dict[str, Any]:
     """Render the public and one private picture of every ``every``-th state of seeded AI games (easy AIs).
@@ -142,18 +146,18 @@ def measure_render(
                 break
             view = game.view(step.after, None)
             with capture_encoding() as found:
-                t0 = time.perf_counter()
+                t0 = clock()
                 png = render(game.info.id, view)
-                public_t.append(time.perf_counter() - t0)
+                public_t.append(clock() - t0)
             public_bytes.append(len(png))
             if found:
                 key = found[-1].key()
                 if key not in floor_cache:
-                    floor_cache[key] = blank_floor(found[-1], floor_repeats)
+                    floor_cache[key] = blank_floor(found[-1], floor_repeats, clock)
                 floors.append(floor_cache[key])
-            t0 = time.perf_counter()
+            t0 = clock()
             png = render(game.info.id, game.view(step.after, step.seat), seat=step.seat)
-            private_t.append(time.perf_counter() - t0)
+            private_t.append(clock() - t0)
             private_bytes.append(len(png))
     floor = median(floors)
     return {
@@ -178,9 +182,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--every", type=int, default=5, help="render every Nth state")
     parser.add_argument("--option", action="append", default=[])
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time with this thread's CPU clock: steadier than the wall clock while other processes share the machine",
+    )
     args = parser.parse_args(argv)
     r = measure_render(
-        args.game, players=args.players, games=args.games, every=args.every, options=parse_options(args.option)
+        args.game,
+        players=args.players,
+        games=args.games,
+        every=args.every,
+        options=parse_options(args.option),
+        clock=time.thread_time if args.cpu else time.perf_counter,
     )
     print(f"{args.game} pictures, {r['players']} players")
     print(f"  public:  {summary_ms(r['samples'])}")

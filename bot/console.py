@@ -21,6 +21,7 @@ HELP = """Commands:
   moves      list your legal moves
   hand       your private view (and its picture)
   board      the public board (and its picture)
+  zoom       a close-up of the board around the last move
   undo       take back your last action, when it revealed nothing
   stand      let the last move stand (an AI waiting in case you challenge it goes on)
   history    the moves so far
@@ -138,6 +139,8 @@ class Console:
             self.show(await self.host.hand(self.caller))
         elif word == "board":
             self.show(await self.host.status(self.caller))
+        elif word == "zoom":
+            self.show(await self.host.zoom(self.caller))
         elif word == "undo":
             self.show(await self.host.undo(self.caller))
         elif word == "stand":

@@ -75,6 +75,12 @@ def replay_job(
     return gif(lambda i: draw(game_id, views[i], None), len(views))
 
 
+def zoom_job(fn: Renderer | None, game_id: str, view: dict[str, Any], seat: int | None) -> bytes:
+    """A close-up of the public ``view`` (``seat``: whose pieces to show before anything moved). A custom
+    renderer stands in for it with its public picture."""
+    return fn(game_id, view, None) if fn is not None else renderers.zoom(game_id, view, seat)
+
+
 class Pictures:
     """The render pool. ``processes`` > 0: that many worker processes (a custom ``renderer`` must then be
     picklable); else two threads of this process."""
@@ -145,6 +151,15 @@ class Pictures:
                 )
         except Exception as exc:  # noqa: BLE001 - the replay is a bonus, never a failure of the move
             log.error("the %s replay failed: %s", game_id, type(exc).__name__)
+            return None
+
+    async def zoom(self, game_id: str, view: dict[str, Any], seat: int | None) -> bytes | None:
+        """A close-up of the public ``view``, drawn like any picture of a move (None, logged, if it fails)."""
+        fn = None if self.renderer is default_renderer else self.renderer
+        try:
+            return await self._run(zoom_job, fn, game_id, view, seat, priority=PICTURE, timeout=PICTURE_SECONDS)
+        except Exception as exc:  # noqa: BLE001 - a failed picture is a missing picture, never a failed command
+            log.error("zooming into a %s board failed: %s", game_id, type(exc).__name__)
             return None
 
     def shutdown(self) -> None:

@@ -9,8 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import renderers
 from bot.api import Outputs, Post
-from bot.outputs import MAX_TURN_LINES, clip, private_text, seat_label
+from bot.outputs import MAX_TEXT, MAX_TURN_LINES, clip, private_text, seat_label
 from bot.pictures import Pictures
 from bot.store import Store
 from bot.table import Table
@@ -74,6 +75,19 @@ class Batch:
 
     def empty(self) -> bool:
         return not self.order and not self.private and self.summary is None
+
+
+def with_fine_print(text: str, game_id: str, view: dict[str, Any], seat: int | None = None) -> str:
+    """``text`` (clipped) and, after a blank line, the game's caption for the picture of ``view``: the fine print
+    the picture leaves to the message. The caption gives way to the text: only its lines that still fit are kept."""
+    text = clip(text.strip())
+    caption = renderers.caption(game_id, view, seat)
+    kept: list[str] = []
+    for line in caption.splitlines():
+        if len(text) + 2 + len("\n".join([*kept, line])) > MAX_TEXT:
+            break
+        kept.append(line)
+    return text + "\n\n" + "\n".join(kept) if kept else text
 
 
 class PostsMixin:
@@ -149,7 +163,7 @@ class PostsMixin:
             extra = [reaction.line] if reaction is not None else []
             missing = [NO_BOARD] if board_images[i] is None else []
             lines = [f"{header} · move {b.state_no}", *b.lines, *filter(None, [prompt, *extra]), *missing]
-            text = clip("\n".join(lines).strip())
+            text = with_fine_print("\n".join(lines), t.game_id, b.view)
             out.public.append(
                 Post(
                     text=text,
@@ -168,12 +182,14 @@ class PostsMixin:
             if seat is None or state is None:
                 out.private.append((user, Post(text=clip("\n".join(lines)), table_id=t.id)))
                 continue
-            summary = self._private_summary(game, public_view, game.view(state, seat), seat)
+            mine = game.view(state, seat)
+            summary = self._private_summary(game, public_view, mine, seat)
             text = "\n".join([f"**{game.info.title}** (table {t.id}) — {seat_label(game, seat)}", *lines, summary])
             image = dm_images[(user, seat)]
             if image is None:
                 text += f"\n{NO_HAND}"
-            out.private.append((user, Post(text=clip(text.strip()), image=image, filename="hand.png", table_id=t.id)))
+            text = with_fine_print(text, t.game_id, mine, seat)
+            out.private.append((user, Post(text=text, image=image, filename="hand.png", table_id=t.id)))
         if batch.summary is not None:
             # the final board is the last board of the batch: drawn once, shown twice
             final_image = board_images[drawn[-1]] if drawn else None

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from bot.api import Caller, Choice, Outputs, SeatInfo, TableSummary, guarded, menu_order
 from bot.outputs import clip, seat_label
 from bot.pictures import Pictures
-from bot.posts import Batch
+from bot.posts import Batch, with_fine_print
 from bot.store import Store, TableRow
 from bot.table import Table
 from rules import registry
@@ -131,7 +131,21 @@ class ReadingMixin:
         mine = game.view(t.state, seat)
         text = self._private_summary(game, public, mine, seat) or "You hold nothing secret right now."
         image = await self.pictures.render(t.game_id, mine, seat)
-        return Outputs(reply=clip(f"Your private view ({t.who(seat)}):\n{text}"), reply_image=image)
+        text = with_fine_print(f"Your private view ({t.who(seat)}):\n{text}", t.game_id, mine, seat)
+        return Outputs(reply=text, reply_image=image)
+
+    @guarded
+    async def zoom(self, caller: Caller) -> Outputs:
+        """The Zoom button: a full-resolution close-up of the current board around the last move (before any move,
+        around the caller's own pieces), drawn from the public view only."""
+        tid = self._active.get(caller.channel_id, self._last.get(caller.channel_id))
+        t = None if tid is None else self._tables.get(tid)
+        if t is None or t.state is None or t.status not in ("running", "finished"):
+            return Outputs(ok=False, reply="There is no board to zoom into in this channel.")
+        image = await self.pictures.zoom(t.game_id, t.game.view(t.state, None), t.seat_of(caller.user_id))
+        if image is None:
+            return Outputs(ok=False, reply="I couldn't draw the close-up; the board post still shows everything.")
+        return Outputs(reply=f"Close-up of the board at move {t.state_no}.", reply_image=image)
 
     @guarded
     async def dm_failed(self, channel_id: int, user_id: int) -> Outputs:

@@ -1,4 +1,5 @@
-"""Drawing helpers shared by every game's renderer: fonts, a colour-blind-safe palette, tokens, legends.
+"""Drawing helpers shared by every game's renderer: fonts and measured text, a colour-blind-safe palette, tokens,
+encoding and close-ups.
 
 Renderers draw from a view dict only, so a public picture cannot show a secret by construction.
 Fonts are the DejaVu faces shipped in ``renderers/fonts`` so every machine draws the same bytes.
@@ -7,12 +8,16 @@ Fonts are the DejaVu faces shipped in ``renderers/fonts`` so every machine draws
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Sequence
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 FONT_DIR = Path(__file__).with_name("fonts")
 
@@ -136,10 +141,163 @@ def canvas(width: int, height: int, colour: str = PAPER) -> tuple[Image.Image, I
     return img, ImageDraw.Draw(img)
 
 
-def centered_text(
-    draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: str = INK, bold: bool = False
+# -- text: every label of every picture is drawn by :func:`text`, so its size can be measured ----------------
+#: Discord's inline preview box on desktop; a picture is shown scaled by min(550 / W, 350 / H)
+PREVIEW = (550, 350)
+#: the smallest a label may be once the picture is scaled into the preview box, in pixels
+MIN_PREVIEW_TEXT = 8
+
+
+def preview_scale(size: tuple[int, int]) -> float:
+    """The factor Discord's inline preview scales a ``size`` picture by (never enlarged)."""
+    return min(1.0, PREVIEW[0] / size[0], PREVIEW[1] / size[1])
+
+
+@dataclass
+class TextLog:
+    """The font size (pixel height of the em) of every label drawn while it is active, grouped by the picture
+    it ended up in: :func:`to_png` closes a group with that picture's canvas size."""
+
+    pending: list[tuple[int, str]] = field(default_factory=list)
+    pictures: list[tuple[tuple[int, int], list[tuple[int, str]]]] = field(default_factory=list)
+
+    def close(self, size: tuple[int, int]) -> None:
+        self.pictures.append((size, self.pending))
+        self.pending = []
+
+
+_LOG: ContextVar[TextLog | None] = ContextVar("parley_text_log", default=None)
+
+
+@contextmanager
+def measuring() -> Iterator[TextLog]:
+    """Record every label drawn through :func:`text` inside the block (for the text-size tests). Cached
+    sprites and backgrounds are drawn once per process: clear the renderers' caches first to see them all."""
+    log = TextLog()
+    token_ = _LOG.set(log)
+    try:
+        yield log
+    finally:
+        _LOG.reset(token_)
+
+
+def text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    s: str,
+    size: int,
+    *,
+    fill: Any = INK,
+    bold: bool = False,
+    mono: bool = False,
+    anchor: str = "la",
+    private: bool = False,
+    stroke: int = 0,
+    stroke_fill: Any = None,
 ) -> None:
-    draw.text(xy, text, font=font(size, bold), fill=fill, anchor="mm")
+    """Draw one label ``size`` pixels high (the em), anchored as Pillow anchors text.
+
+    Board text is laid out word by word from remembered glyph masks (:class:`_Words`): a board's new strings
+    ("Turn 35 · Green") are mostly old words, and rasterising a new string costs 100-150 µs where pasting its
+    known words costs a few. ``private`` text (a hand, a plan) is drawn by Pillow with a face that keeps
+    nothing; so is any anchor on the ink's own top or bottom (``t``/``b``), which depends on the whole string."""
+    log = _LOG.get()
+    if log is not None:
+        log.pending.append((size, s))
+    if private or anchor[1] in "tb" or "\n" in s:
+        face = plain_font(size, bold, mono) if private else font(size, bold, mono)
+        draw.text(xy, s, font=face, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill)
+        return
+    _WORDS.draw(draw, xy, s, size, bold, mono, anchor, fill, stroke, stroke_fill)
+
+
+class _Words:
+    """Glyph masks of single words, remembered per face, size and stroke, bounded like :class:`RememberingFont`.
+    Keyed by the exact word, so a mask is only ever handed back for that same word."""
+
+    LIMIT = 8192
+    MASK_BYTES = 8 << 20
+
+    def __init__(self) -> None:
+        self._masks: dict[tuple[Any, ...], tuple[Any, int, int, float]] = {}
+        self._bytes = 0
+
+    def word(self, w: str, size: int, bold: bool, mono: bool, stroke: int) -> tuple[Any, int, int, float]:
+        """(mask, dx, dy, advance) of ``w`` anchored at its baseline's left end."""
+        key = (w, size, bold, mono, stroke)
+        hit = self._masks.get(key)
+        if hit is None:
+            fnt = plain_font(size, bold, mono)  # this memory is the only one: no second copy in the face
+            mask, (dx, dy) = fnt.getmask2(w, "L", anchor="ls", stroke_width=stroke)
+            hit = (mask, dx, dy, fnt.getlength(w))
+            if len(self._masks) >= self.LIMIT or self._bytes > self.MASK_BYTES:
+                self._masks.clear()
+                self._bytes = 0
+            self._masks[key] = hit
+            self._bytes += mask.size[0] * mask.size[1]
+        return hit
+
+    def width(self, s: str, size: int, bold: bool, mono: bool) -> float:
+        space = self.word(" ", size, bold, mono, 0)[3]
+        words = s.split(" ")
+        return sum(self.word(w, size, bold, mono, 0)[3] for w in words if w) + space * (len(words) - 1)
+
+    def draw(
+        self,
+        draw: ImageDraw.ImageDraw,
+        xy: tuple[float, float],
+        s: str,
+        size: int,
+        bold: bool,
+        mono: bool,
+        anchor: str,
+        fill: Any,
+        stroke: int,
+        stroke_fill: Any,
+    ) -> None:
+        x, y = xy
+        if anchor[0] != "l":
+            width = self.width(s, size, bold, mono)
+            x -= width if anchor[0] == "r" else width / 2
+        ascent, descent = plain_font(size, bold, mono).getmetrics()
+        v = anchor[1]
+        baseline = y + (ascent if v == "a" else (ascent - descent) / 2 if v == "m" else -descent if v == "d" else 0)
+        space = self.word(" ", size, bold, mono, 0)[3]
+        mode = draw.im.mode
+        ink = ImageColor.getcolor(fill, mode) if isinstance(fill, str) else fill
+        halo = ImageColor.getcolor(stroke_fill, mode) if isinstance(stroke_fill, str) else stroke_fill
+        by = round(baseline)
+        for w in s.split(" "):
+            if w:
+                px = round(x)
+                if stroke:
+                    mask, dx, dy, _ = self.word(w, size, bold, mono, stroke)
+                    draw.im.paste(halo, (px + dx, by + dy, px + dx + mask.size[0], by + dy + mask.size[1]), mask)
+                mask, dx, dy, advance = self.word(w, size, bold, mono, 0)
+                draw.im.paste(ink, (px + dx, by + dy, px + dx + mask.size[0], by + dy + mask.size[1]), mask)
+                x += advance
+            x += space
+
+
+_WORDS = _Words()
+
+
+def text_width(s: str, size: int, bold: bool = False, mono: bool = False) -> float:
+    """How wide :func:`text` draws ``s``."""
+    return _WORDS.width(s, size, bold, mono)
+
+
+def fit_size(s: str, size: int, width: float, bold: bool = False, smallest: int = 1) -> int:
+    """The largest size up to ``size`` (and at least ``smallest``) at which ``s`` fits in ``width`` pixels."""
+    while size > smallest and text_width(s, size, bold) > width:
+        size -= 1
+    return size
+
+
+def centered_text(
+    draw: ImageDraw.ImageDraw, xy: tuple[float, float], s: str, size: int, fill: str = INK, bold: bool = False
+) -> None:
+    text(draw, xy, s, size, fill=fill, bold=bold, anchor="mm")
 
 
 def token(
@@ -150,6 +308,7 @@ def token(
     label: str,
     outline: str = INK,
     shape: str = "circle",
+    size: int | None = None,
 ) -> None:
     """A seat's piece: a filled circle (or ``square``/``diamond``) with a letter or number on it."""
     x, y = centre
@@ -160,19 +319,25 @@ def token(
         draw.polygon([(x, y - radius), (x + radius, y), (x, y + radius), (x - radius, y)], fill=colour, outline=outline)
     else:
         draw.ellipse(box, fill=colour, outline=outline, width=2)
-    draw.text((x, y), label, font=font(max(10, int(radius * 1.1)), bold=True), fill=text_on(colour), anchor="mm")
+    text(draw, (x, y), label, size or max(10, int(radius * 1.1)), fill=text_on(colour), bold=True, anchor="mm")
 
 
-def legend(
-    draw: ImageDraw.ImageDraw, origin: tuple[float, float], entries: list[tuple[str, str, str]], size: int = 22
-) -> float:
-    """Draw ``(colour, mark, text)`` rows from ``origin``; returns the y below the last row."""
-    x, y = origin
-    for colour, mark, text in entries:
-        token(draw, (x + size / 2, y + size / 2), size / 2, colour, mark)
-        draw.text((x + size + 10, y + size / 2), text, font=font(size - 4), fill=INK, anchor="lm")
-        y += size + 8
-    return y
+def wrap_board(s: str, size: int, width: float, bold: bool = False) -> list[str]:
+    """Greedy word wrap of board text (never a hand's) to ``width`` pixels as :func:`text` lays it out: measured
+    from the remembered words, so a new sentence costs no new layout."""
+    space = text_width(" ", size, bold)
+    lines: list[str] = []
+    for para in s.split("\n"):
+        line, used = "", 0.0
+        for word in para.split():
+            w = text_width(word, size, bold)
+            if line and used + space + w > width:
+                lines.append(line)
+                line, used = word, w
+            else:
+                line, used = (f"{line} {word}", used + space + w) if line else (word, w)
+        lines.append(line)
+    return lines
 
 
 def wrap(text: str, fnt: ImageFont.FreeTypeFont, width: int) -> list[str]:
@@ -222,6 +387,9 @@ def to_png(img: Image.Image, palette: Image.Image | None = None, compress_level:
 
     With a ``palette`` (see :func:`fixed_palette`) the picture is mapped onto it; without one, the fast
     octree quantiser picks 128 colours (deterministic, about 2.5× quicker than median cut)."""
+    log = _LOG.get()
+    if log is not None:
+        log.close(img.size)
     out = io.BytesIO()
     if palette is not None:
         indexed = img.quantize(palette=palette, dither=Image.Dither.NONE)
@@ -236,3 +404,76 @@ def tiny_png() -> bytes:
     """An 8×8 blank picture for tests and benchmarks that are about everything but drawing."""
     img, _ = canvas(8, 8)
     return to_png(img)
+
+
+#: a caption line that only explains the marks (a key) is Discord's small grey subtext: there to read, not to shout
+KEY = "-# "
+
+
+# -- memory -------------------------------------------------------------------------------------------------
+class Recent(dict[Any, Any]):
+    """The last ``size`` entries put in, oldest out first: for cached drawings keyed by more than ``lru_cache`` can
+    take as arguments. ``cache_clear`` like an ``lru_cache``, so :func:`clear_caches` finds it."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        if key not in self and len(self) >= self.size:
+            del self[next(iter(self))]
+        super().__setitem__(key, value)
+
+    def cache_clear(self) -> None:
+        self.clear()
+
+
+def clear_caches() -> None:
+    """Forget every cached drawing of every loaded renderer (sprites, backgrounds, layers), so the next pictures
+    draw everything again: what the text-size tests need to see every label."""
+    for name, module in list(sys.modules.items()):
+        if name == "renderers" or name.startswith("renderers."):
+            for value in vars(module).values():
+                if not isinstance(value, type) and callable(getattr(value, "cache_clear", None)):
+                    value.cache_clear()
+
+
+# -- close-ups ----------------------------------------------------------------------------------------------
+Box = tuple[float, float, float, float]
+
+
+def union(boxes: Iterable[Box]) -> Box | None:
+    """The smallest box holding every one of ``boxes`` (None for none)."""
+    found = list(boxes)
+    if not found:
+        return None
+    return (
+        min(b[0] for b in found),
+        min(b[1] for b in found),
+        max(b[2] for b in found),
+        max(b[3] for b in found),
+    )
+
+
+def close_up(img: Image.Image, focus: Box | None, bounds: Box | None = None, margin: int = 48) -> Image.Image:
+    """A crop of ``img`` at full resolution around ``focus``: the preview box's shape, at least the preview's size
+    (so Discord shows it pixel for pixel) and big enough for ``focus`` plus ``margin``; kept inside ``bounds``
+    (the board's part of the picture; default the whole picture). No focus: the middle of ``bounds``."""
+    bx0, by0, bx1, by1 = bounds or (0, 0, img.width, img.height)
+    if focus is None:
+        focus = ((bx0 + bx1) / 2, (by0 + by1) / 2, (bx0 + bx1) / 2, (by0 + by1) / 2)
+    fx0, fy0, fx1, fy1 = focus
+    width = max(PREVIEW[0], fx1 - fx0 + 2 * margin)
+    height = max(PREVIEW[1], fy1 - fy0 + 2 * margin)
+    aspect = PREVIEW[0] / PREVIEW[1]
+    if width / height > aspect:
+        height = width / aspect
+    else:
+        width = height * aspect
+    # never larger than the board part, keeping the shape where the board allows it
+    scale = min(1.0, (bx1 - bx0) / width, (by1 - by0) / height)
+    width, height = round(width * scale), round(height * scale)
+    cx, cy = (fx0 + fx1) / 2, (fy0 + fy1) / 2
+    x0 = round(min(max(cx - width / 2, bx0), bx1 - width))
+    y0 = round(min(max(cy - height / 2, by0), by1 - height))
+    return img.crop((x0, y0, x0 + width, y0 + height))

@@ -1,26 +1,47 @@
-"""Flagon pictures (spec 6): the two ships on the water with every object and character, the time track,
-scores and a legend; privately, a seat's hands and queues. Reads only the view dict."""
+"""Flagon pictures (spec 6): the two ships on the water with every object and character, the time track and
+scores; privately, a seat's characters with their hands and queues. Reads only the view dict.
+
+Drawn for Discord's inline preview (550×350, half this canvas): the board, the prompt, the crews' scores and the
+time track (who acts next, and when the game may end) stay in the picture; each character's Reputation and plans
+and the legend of the symbols on the board go to :func:`caption`."""
 
 from __future__ import annotations
 
-import io
 import math
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from renderers.common import HIGHLIGHT, INK, PAPER, SEAT_COLOURS, canvas, font, plain_font, text_on, wrap
+from renderers.common import (
+    HIGHLIGHT,
+    INK,
+    KEY,
+    MUTED,
+    PAPER,
+    SEAT_COLOURS,
+    Box,
+    canvas,
+    close_up,
+    plain_font,
+    text,
+    text_on,
+    to_png,
+    union,
+    wrap,
+    wrap_board,
+)
 from rules.flagon.board import VEC
 from rules.flagon.cards import CARD, DRAGON
 
-CELL = 58
-MARGIN = 34
+WIDTH, HEIGHT = 1100, 700  # twice the 550×350 preview: every label is at least 16 px
+CELL = 50
+MARGIN = 22
 BOARD_W = 15 * CELL + 2 * MARGIN
 BOARD_H = 13 * CELL + 2 * MARGIN
-PANEL_W = 400
-WIDTH = BOARD_W + PANEL_W
-HEIGHT = 1010
+PANEL_X = BOARD_W + 12
+PANEL_R = WIDTH - 8
+PANEL_W = PANEL_R - PANEL_X
 COLS = "ABCDEFGHIJKLMNO"
 
 WEST, EAST = "#E69F00", "#0072B2"
@@ -39,6 +60,7 @@ GOLD = "#E0B000"
 YELLOW = "#FFE600"
 WALL = "#4A3B2E"
 OBJ_MARK = {"chest": "$", "flagon": "F", "mug": "u", "chair": "h"}
+TRACK_NOW = "#FFE98A"
 DRAGON_CARDS = frozenset(DRAGON.values())
 
 
@@ -107,9 +129,8 @@ def _terrain(x: int, y: int) -> str:
     return "water"
 
 
-def render(view: dict[str, Any], *, seat: int | None = None) -> bytes:
-    if seat is not None:
-        return _private(view, seat)
+def _picture(view: dict[str, Any]) -> Image.Image:
+    """The public picture: the board with everything on it, and the side panel."""
     img = _background(view.get("map", "ships")).copy()
     draw = ImageDraw.Draw(img)
     _objects_under(img, draw, view)
@@ -117,17 +138,34 @@ def render(view: dict[str, Any], *, seat: int | None = None) -> bytes:
     _characters(img, draw, view)
     _loose(img, draw, view)
     _panel(img, draw, view)
-    _roster(draw, view)
-    return _png(img)
+    return img
+
+
+def render(view: dict[str, Any], *, seat: int | None = None) -> bytes:
+    if seat is not None:
+        return _png(_private(view, seat))
+    return _png(_picture(view))
+
+
+def focus(view: dict[str, Any], seat: int | None = None) -> Box | None:
+    """Where a close-up looks: the squares the last card touched, else ``seat``'s characters on the board."""
+    off = _off(view)
+    last = view.get("last") or {}
+    squares = [*last.get("touched", []), *last.get("splash", [])]
+    squares += [sq for pair in last.get("arrows", []) for sq in pair]
+    if not squares and seat is not None:
+        squares = [c["pos"] for c in view["chars"] if c["id"] and c["pos"] and c["seat"] == seat]
+    return union(_box(sq, off) for sq in squares)
+
+
+def zoom(view: dict[str, Any], seat: int | None = None) -> bytes:
+    """A full-resolution close-up of the board around :func:`focus` (public view only)."""
+    return _png(close_up(_picture(view), focus(view, seat), (0, 0, BOARD_W, HEIGHT)))
 
 
 def _png(img: Image.Image) -> bytes:
-    """PNG with a fixed palette: ``common.to_png``'s median cut costs ~60 ms on this picture, which alone
-    would spend the 60 ms budget; mapping onto a precomputed palette of the colours we draw takes ~9 ms, and zlib level 3 halves
-    the encoding time of level 6 for files still far under the 500 KB budget."""
-    out = io.BytesIO()
-    img.quantize(palette=_palette(), dither=Image.Dither.NONE).save(out, format="PNG", optimize=False, compress_level=3)
-    return out.getvalue()
+    """PNG through a fixed palette of the colours drawn (an adaptive quantise costs ~60 ms on this picture)."""
+    return to_png(img, _palette(), compress_level=1)
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:
@@ -137,43 +175,11 @@ def _rgb(colour: str) -> tuple[int, int, int]:
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
     base = [
-        INK,
-        PAPER,
-        HIGHLIGHT,
-        WEST,
-        EAST,
-        WATER,
-        WAVE,
-        GANGWAY,
-        TABLE,
-        TABLE_EDGE,
-        RUG,
-        BARREL,
-        GOLD,
-        YELLOW,
-        "#FFFFFF",
-        "#000000",
-        "#E8DCC0",
-        "#2A2A2A",
-        "#D8E8F0",
-        "#B00000",
-        "#D00000",
-        "#009E73",
-        "#CC79A7",
-        "#5A3A1A",
-        "#3A2410",
-        "#9A6A3A",
-        "#6B4A22",
-        "#8B6A3A",
-        "#C08040",
-        "#F4F4F4",
-        "#F4ECD8",
-        "#56B4E9",
-        *WOOD.values(),
-        *PLANK_LINE.values(),
-        *SEAT_COLOURS,
-        WALL,
-    ]
+        INK, PAPER, HIGHLIGHT, MUTED, WEST, EAST, WATER, WAVE, GANGWAY, TABLE, TABLE_EDGE, RUG, BARREL, GOLD, YELLOW,
+        "#FFFFFF", "#000000", "#E8DCC0", "#2A2A2A", "#D8E8F0", "#B00000", "#D00000", "#009E73", "#CC79A7", "#5A3A1A",
+        "#3A2410", "#9A6A3A", "#6B4A22", "#8B6A3A", "#C08040", "#F4F4F4", "#F4ECD8", "#56B4E9", TRACK_NOW,
+        *WOOD.values(), *PLANK_LINE.values(), *SEAT_COLOURS, WALL,
+    ]  # fmt: skip
     colours: list[tuple[int, int, int]] = []
     for c in base:
         if _rgb(c) not in colours:
@@ -195,6 +201,7 @@ def _palette() -> Image.Image:
 def _background(board: str) -> Image.Image:
     """The board never changes: draw it once per process."""
     img, draw = canvas(WIDTH, HEIGHT, PAPER)
+    draw.rectangle((0, 0, BOARD_W, HEIGHT), fill="#E8DCC0")
     if board == "tavern":
         _tavern_board(draw)
     else:
@@ -202,11 +209,33 @@ def _background(board: str) -> Image.Image:
     return img
 
 
+def _flag(draw: ImageDraw.ImageDraw, x0: float, y0: float, colour: str) -> None:
+    """A starting square's corner flag with its "S"."""
+    draw.polygon([(x0 + 2, y0 + 2), (x0 + 30, y0 + 2), (x0 + 2, y0 + 30)], fill=colour, outline=INK)
+    text(draw, (x0 + 11, y0 + 11), "S", 16, bold=True, fill="#FFFFFF", anchor="mm")
+
+
+def _rigging(draw: ImageDraw.ImageDraw, x1: float, y0: float) -> None:
+    """A rope ring with "R" in a square's top-right corner."""
+    draw.ellipse((x1 - 25, y0 + 2, x1 - 2, y0 + 25), fill=PAPER, outline="#5A3A1A", width=3)
+    text(draw, (x1 - 13.5, y0 + 13.5), "R", 16, bold=True, fill="#5A3A1A", anchor="mm")
+
+
+def _coordinates(draw: ImageDraw.ImageDraw, x0: float, y0: float, cols: int, rows: int, gap: float) -> None:
+    for i in range(cols):
+        x = x0 + i * CELL + CELL / 2
+        for y in (y0 - gap, y0 + rows * CELL + gap):
+            text(draw, (x, y), COLS[i], 18, bold=True, anchor="mm")
+    for j in range(rows):
+        y = y0 + j * CELL + CELL / 2
+        for x in (x0 - gap, x0 + cols * CELL + gap):
+            text(draw, (x, y), str(j + 1), 18, bold=True, anchor="mm")
+
+
 def _tavern_board(draw: ImageDraw.ImageDraw) -> None:
-    draw.rectangle((0, 0, BOARD_W, BOARD_H), fill="#E8DCC0")
     ox, oy = 2, 1
     x0, y0 = MARGIN + ox * CELL, MARGIN + oy * CELL
-    draw.rectangle((x0 - 14, y0 - 14, x0 + 11 * CELL + 14, y0 + 11 * CELL + 14), fill=WALL)
+    draw.rectangle((x0 - 12, y0 - 12, x0 + 11 * CELL + 12, y0 + 11 * CELL + 12), fill=WALL)
     for y in range(11):
         for x in range(11):
             bx, by = x0 + x * CELL, y0 + y * CELL
@@ -214,29 +243,20 @@ def _tavern_board(draw: ImageDraw.ImageDraw) -> None:
             for k in (1, 2):
                 draw.line((bx, by + k * CELL / 3, bx + CELL, by + k * CELL / 3), fill=PLANK_LINE["west"], width=1)
             draw.rectangle((bx, by, bx + CELL, by + CELL), outline=PLANK_LINE["west"])
-    for i in range(11):
-        x = x0 + i * CELL + CELL / 2
-        for y in (y0 - 34, y0 + 11 * CELL + 34):
-            draw.text((x, y), COLS[i], font=font(22, True), fill=INK, anchor="mm")
-        y = y0 + i * CELL + CELL / 2
-        for x in (x0 - 34, x0 + 11 * CELL + 34):
-            draw.text((x, y), str(i + 1), font=font(20, True), fill=INK, anchor="mm")
-    draw.text((x0 + 5.5 * CELL, y0 - 62), "The Dragon & Flagon tavern", font=font(24, True), fill=INK, anchor="mm")
+    _coordinates(draw, x0, y0, 11, 11, 28)
+    text(draw, (x0 + 5.5 * CELL, 16), "The Dragon & Flagon tavern", 20, bold=True, anchor="mm")
     for s in ("B1", "F1", "J1", "A6", "K6", "B11", "F11", "J11"):
         bx, by, _, _ = _box(s, (ox, oy))
-        draw.polygon([(bx + 2, by + 2), (bx + 24, by + 2), (bx + 2, by + 24)], fill=INK, outline=INK)
-        draw.text((bx + 9, by + 9), "S", font=font(12, True), fill="#FFFFFF", anchor="mm")
+        _flag(draw, bx, by, INK)
     for s in ("D6", "H6"):
         _, by, bx1, _ = _box(s, (ox, oy))
-        draw.ellipse((bx1 - 24, by + 3, bx1 - 3, by + 24), outline="#5A3A1A", width=3)
-        draw.text((bx1 - 13.5, by + 13.5), "R", font=font(11, True), fill="#5A3A1A", anchor="mm")
+        _rigging(draw, bx1, by)
 
 
 # -- board ----------------------------------------------------------------------------------------------
 
 
 def _board(draw: ImageDraw.ImageDraw) -> None:
-    draw.rectangle((0, 0, BOARD_W, BOARD_H), fill="#E8DCC0")
     for y in range(13):
         for x in range(15):
             x0, y0 = MARGIN + x * CELL, MARGIN + y * CELL
@@ -245,16 +265,16 @@ def _board(draw: ImageDraw.ImageDraw) -> None:
                 draw.rectangle((x0, y0, x0 + CELL, y0 + CELL), fill=WATER)
                 for k in (0.35, 0.75):
                     yy = y0 + CELL * k
-                    draw.arc((x0 + 6, yy - 6, x0 + 28, yy + 6), 200, 340, fill=WAVE, width=2)
-                    draw.arc((x0 + 28, yy - 6, x0 + 50, yy + 6), 200, 340, fill=WAVE, width=2)
+                    draw.arc((x0 + 5, yy - 5, x0 + 24, yy + 5), 200, 340, fill=WAVE, width=2)
+                    draw.arc((x0 + 25, yy - 5, x0 + 44, yy + 5), 200, 340, fill=WAVE, width=2)
             elif kind == "plank":
                 draw.rectangle((x0, y0, x0 + CELL, y0 + CELL), fill=WATER)
-                draw.rectangle((x0 - 2, y0 + 12, x0 + CELL + 2, y0 + CELL - 12), fill=GANGWAY, outline="#6B4A22")
+                draw.rectangle((x0 - 2, y0 + 10, x0 + CELL + 2, y0 + CELL - 10), fill=GANGWAY, outline="#6B4A22")
                 for k in range(1, 5):
                     xx = x0 + k * CELL / 5
-                    draw.line((xx, y0 + 12, xx, y0 + CELL - 12), fill="#8B6A3A", width=1)
-                draw.line((x0, y0 + 9, x0 + CELL, y0 + 9), fill="#F4ECD8", width=2)
-                draw.line((x0, y0 + CELL - 9, x0 + CELL, y0 + CELL - 9), fill="#F4ECD8", width=2)
+                    draw.line((xx, y0 + 10, xx, y0 + CELL - 10), fill="#8B6A3A", width=1)
+                draw.line((x0, y0 + 7, x0 + CELL, y0 + 7), fill="#F4ECD8", width=2)
+                draw.line((x0, y0 + CELL - 7, x0 + CELL, y0 + CELL - 7), fill="#F4ECD8", width=2)
             else:
                 draw.rectangle((x0, y0, x0 + CELL, y0 + CELL), fill=WOOD[kind])
                 for k in (1, 2):
@@ -262,24 +282,16 @@ def _board(draw: ImageDraw.ImageDraw) -> None:
                     draw.line((x0, yy, x0 + CELL, yy), fill=PLANK_LINE[kind], width=1)
                 draw.rectangle((x0, y0, x0 + CELL, y0 + CELL), outline=PLANK_LINE[kind])
     # ship names on the bows
-    draw.text(_centre("E2"), "Saucy Gull", font=font(14, True), fill=INK, anchor="mm")
-    draw.text(_centre("K2"), "Grim Kraken", font=font(14, True), fill=INK, anchor="mm")
+    text(draw, _centre("E2"), "Saucy Gull", 16, bold=True, anchor="mm")
+    text(draw, _centre("K2"), "Grim Kraken", 16, bold=True, anchor="mm")
     cx, cy = _centre("H7")
-    draw.ellipse((cx - 24, cy - 24, cx + 24, cy + 24), outline="#F4ECD8", width=2)
-    for i in range(15):
-        x = MARGIN + i * CELL + CELL / 2
-        for y in (MARGIN / 2, BOARD_H - MARGIN / 2):
-            draw.text((x, y), COLS[i], font=font(22, True), fill=INK, anchor="mm")
-    for j in range(13):
-        y = MARGIN + j * CELL + CELL / 2
-        for x in (MARGIN / 2, BOARD_W - MARGIN / 2):
-            draw.text((x, y), str(j + 1), font=font(20, True), fill=INK, anchor="mm")
+    draw.ellipse((cx - 21, cy - 21, cx + 21, cy + 21), outline="#F4ECD8", width=2)
+    _coordinates(draw, MARGIN, MARGIN, 15, 13, MARGIN / 2)
     # fixed marks: starting squares, treasure squares, rigging
     for crew, squares in (("west", ("B9", "B11", "C12", "E12")), ("east", ("N9", "N11", "M12", "K12"))):
         for s in squares:
             x0, y0, _, _ = _box(s)
-            draw.polygon([(x0 + 2, y0 + 2), (x0 + 24, y0 + 2), (x0 + 2, y0 + 24)], fill=CREW_COLOUR[crew], outline=INK)
-            draw.text((x0 + 9, y0 + 9), "S", font=font(12, True), fill="#FFFFFF", anchor="mm")
+            _flag(draw, x0, y0, CREW_COLOUR[crew])
     for s in ("D3", "C7", "D11", "L3", "M7", "L11"):
         x0, y0, x1, y1 = _box(s)
         for k in range(0, CELL, 8):
@@ -289,8 +301,7 @@ def _board(draw: ImageDraw.ImageDraw) -> None:
             draw.line((x1 - 3, y0 + k, x1 - 3, y0 + min(k + 4, CELL)), fill=GOLD, width=3)
     for s in ("E6", "E10", "K6", "K10"):
         x0, y0, x1, y1 = _box(s)
-        draw.ellipse((x1 - 24, y0 + 3, x1 - 3, y0 + 24), outline="#5A3A1A", width=3)
-        draw.text((x1 - 13.5, y0 + 13.5), "R", font=font(11, True), fill="#5A3A1A", anchor="mm")
+        _rigging(draw, x1, y0)
 
 
 @lru_cache(maxsize=32)
@@ -304,7 +315,7 @@ def _rug_patch(board: str, sqs: tuple[str, ...], off: tuple[int, int]) -> tuple[
     draw = ImageDraw.Draw(patch)
     for bx0, by0, bx1, by1 in boxes:
         x0, y0, x1, y1 = bx0 - left, by0 - top, bx1 - left, by1 - top
-        for c in range(x0 + y0 + 10, x1 + y1, 12):
+        for c in range(x0 + y0 + 10, x1 + y1, 11):
             a = (max(x0, c - y1), min(y1, c - x0))
             b = (min(x1, c - y0), max(y0, c - x1))
             draw.line((a, b), fill=RUG, width=3)
@@ -322,24 +333,41 @@ def _objects_under(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
             patch, at = _rug_patch(board, tuple(o["sqs"]), off)
             img.paste(patch, at)
     for o in view["objects"]:
-        if o["gone"] or o["kind"] != "table":
-            continue
-        boxes = [_box(s, off) for s in o["sqs"]]
-        x0 = min(b[0] for b in boxes) + 5
-        y0 = min(b[1] for b in boxes) + 5
-        x1 = max(b[2] for b in boxes) - 5
-        y1 = max(b[3] for b in boxes) - 5
-        draw.rounded_rectangle((x0 + 5, y0 + 5, x1 + 5, y1 + 5), 10, fill="#2A2A2A")
-        draw.rounded_rectangle((x0, y0, x1, y1), 10, fill=TABLE, outline=TABLE_EDGE, width=3)
-        draw.line((x0 + 8, y0 + 10, x1 - 8, y0 + 10), fill="#9A6A3A", width=2)
+        if not o["gone"] and o["kind"] == "table":
+            boxes = [_box(sq, off) for sq in o["sqs"]]
+            x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+            sprite = _table_sprite(max(b[2] for b in boxes) - x0, max(b[3] for b in boxes) - y0)
+            img.paste(sprite, (x0, y0), sprite)
     for o in view["objects"]:
-        if o["gone"] or o["kind"] != "barrel" or not o["sq"]:
-            continue
-        cx, cy = _centre(o["sq"], off)
-        r = CELL * 0.38
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=BARREL, outline="#3A2410", width=3)
-        for k in (0.55, 0.85):
-            draw.ellipse((cx - r * k, cy - r * k, cx + r * k, cy + r * k), outline="#3A2410", width=2)
+        if not o["gone"] and o["kind"] == "barrel" and o["sq"]:
+            x0, y0, _, _ = _box(o["sq"], off)
+            sprite = _barrel_sprite()
+            img.paste(sprite, (x0, y0), sprite)
+
+
+@lru_cache(maxsize=16)
+def _table_sprite(width: int, height: int) -> Image.Image:
+    """A table across its squares, with its drop shadow, on transparency: drawn once per size."""
+    sprite = Image.new("RGBA", (width + 6, height + 6), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(sprite)
+    x0, y0, x1, y1 = 4, 4, width - 4, height - 4
+    draw.rounded_rectangle((x0 + 4, y0 + 4, x1 + 4, y1 + 4), 9, fill="#2A2A2A")
+    draw.rounded_rectangle((x0, y0, x1, y1), 9, fill=TABLE, outline=TABLE_EDGE, width=3)
+    draw.line((x0 + 7, y0 + 9, x1 - 7, y0 + 9), fill="#9A6A3A", width=2)
+    return sprite
+
+
+@lru_cache(maxsize=1)
+def _barrel_sprite() -> Image.Image:
+    """A barrel with its hoops, filling one square, on transparency."""
+    sprite = Image.new("RGBA", (CELL + 1, CELL + 1), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(sprite)
+    cx = cy = CELL / 2
+    r = CELL * 0.38
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=BARREL, outline="#3A2410", width=3)
+    for k in (0.55, 0.85):
+        draw.ellipse((cx - r * k, cy - r * k, cx + r * k, cy + r * k), outline="#3A2410", width=2)
+    return sprite
 
 
 def _loose(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
@@ -352,10 +380,10 @@ def _loose(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) ->
         kinds = stacks[s]
         x0, y0, x1, y1 = _box(s, off)
         top = sorted(kinds, key=lambda k: list(OBJ_MARK).index(k))[0]
-        _put_obj_icon(img, (x1 - 12, y1 - 12), top, 10 if top != "flagon" else 12)
+        _put_obj_icon(img, (x1 - 13, y1 - 13), top, 12 if top != "flagon" else 13)
         if len(kinds) > 1:
-            draw.ellipse((x0 + 3, y1 - 19, x0 + 19, y1 - 3), fill=INK)
-            draw.text((x0 + 11, y1 - 11), str(len(kinds)), font=font(12, True), fill="#FFFFFF", anchor="mm")
+            draw.ellipse((x0 + 2, y1 - 22, x0 + 22, y1 - 2), fill=INK)
+            text(draw, (x0 + 12, y1 - 12), str(len(kinds)), 16, bold=True, fill="#FFFFFF", anchor="mm")
 
 
 def _put_obj_icon(img: Image.Image, c: tuple[int, int], kind: str, r: int) -> None:
@@ -376,19 +404,20 @@ def _obj_sprite(kind: str, r: int) -> Image.Image:
 
 def _obj_icon(draw: ImageDraw.ImageDraw, c: tuple[float, float], kind: str, r: float) -> None:
     x, y = c
+    size = max(16, int(r * 1.4))
     if kind == "chest":
         draw.rectangle((x - r, y - r * 0.8, x + r, y + r * 0.8), fill=GOLD, outline=INK, width=2)
-        draw.text((x, y), "$", font=font(int(r * 1.3), True), fill=INK, anchor="mm")
+        text(draw, (x, y), "$", size, bold=True, anchor="mm")
     elif kind == "flagon":
         draw.polygon(
             [(x - r, y - r), (x + r, y - r), (x + r * 0.4, y + r * 0.3), (x - r * 0.4, y + r * 0.3)], fill=GOLD
         )
         draw.rectangle((x - r * 0.5, y + r * 0.3, x + r * 0.5, y + r), fill=GOLD, outline=INK)
-        draw.text((x, y - r * 0.3), "F", font=font(int(r * 1.1), True), fill="#B00000", anchor="mm")
+        text(draw, (x, y - r * 0.3), "F", max(16, int(r * 1.1)), bold=True, fill="#B00000", anchor="mm")
     else:
         fill = "#F4F4F4" if kind == "mug" else "#C08040"
         draw.rounded_rectangle((x - r, y - r, x + r, y + r), 4, fill=fill, outline=INK, width=2)
-        draw.text((x, y), OBJ_MARK[kind], font=font(int(r * 1.4), True), fill=INK, anchor="mm")
+        text(draw, (x, y), OBJ_MARK[kind], size, bold=True, anchor="mm")
 
 
 def _last(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
@@ -401,8 +430,8 @@ def _last(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         cx, cy = _centre(s, off)
         for k in range(8):
             a = k * math.pi / 4
-            draw.line((cx, cy, cx + 24 * math.cos(a), cy + 24 * math.sin(a)), fill="#FFFFFF", width=4)
-        draw.ellipse((cx - 10, cy - 10, cx + 10, cy + 10), fill="#FFFFFF", outline=HIGHLIGHT, width=3)
+            draw.line((cx, cy, cx + 21 * math.cos(a), cy + 21 * math.sin(a)), fill="#FFFFFF", width=4)
+        draw.ellipse((cx - 9, cy - 9, cx + 9, cy + 9), fill="#FFFFFF", outline=HIGHLIGHT, width=3)
 
 
 def _arrows(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
@@ -413,10 +442,18 @@ def _arrows(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         ang = math.atan2(by - ay, bx - ax)
         tip = [
             (bx, by),
-            (bx - 16 * math.cos(ang - 0.45), by - 16 * math.sin(ang - 0.45)),
-            (bx - 16 * math.cos(ang + 0.45), by - 16 * math.sin(ang + 0.45)),
+            (bx - 15 * math.cos(ang - 0.45), by - 15 * math.sin(ang - 0.45)),
+            (bx - 15 * math.cos(ang + 0.45), by - 15 * math.sin(ang + 0.45)),
         ]
         draw.polygon(tip, fill=HIGHLIGHT)
+
+
+def _badges(c: dict[str, Any]) -> list[tuple[str, str]]:
+    badges = [("Z", "#CC79A7")] if c["dazed"] else []
+    for card, mark in (("boast", "B"), ("stand-firm", "SF"), ("parry", "P")):
+        if card in c["duration"]:
+            badges.append((mark, "#009E73"))
+    return badges
 
 
 def _characters(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
@@ -428,38 +465,44 @@ def _characters(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
         if c["pos"] is None or c["id"] is None:
             continue
         cx, cy = _centre(c["pos"], off)
-        _char_token(draw, (cx, cy), c, 19, c["pos"] in tables)
-        # badges
+        sprite = _token_sprite(c["crew"], c["tag"], c["facing"], c["pos"] in tables)
+        img.paste(sprite, (round(cx) - TOKEN_HALF, round(cy) - TOKEN_HALF), sprite)
         if c["held"]:
-            _put_obj_icon(img, (int(cx) + 20, int(cy) - 20), held_kind.get(c["held"], "mug"), 9)
-        badges = []
-        if c["dazed"]:
-            badges.append(("Z", "#CC79A7"))
-        for card, mark in (("boast", "B"), ("stand-firm", "SF"), ("parry", "P")):
-            if card in c["duration"]:
-                badges.append((mark, "#009E73"))
+            _put_obj_icon(img, (int(cx) + 17, int(cy) - 17), held_kind.get(c["held"], "mug"), 11)
+        badges = _badges(c)
         for k, (mark, colour) in enumerate(badges):
-            bx, by = cx - 20 + k * 17, cy + 21
-            draw.rounded_rectangle((bx - 9, by - 8, bx + 9, by + 8), 4, fill=colour, outline=INK)
-            draw.text((bx, by), mark, font=font(10 if len(mark) > 1 else 12, True), fill="#FFFFFF", anchor="mm")
+            bx, by = cx + (k - (len(badges) - 1) / 2) * 26, cy + 20
+            draw.rounded_rectangle((bx - 12, by - 9, bx + 12, by + 9), 4, fill=colour, outline=INK)
+            text(draw, (bx, by), mark, 16, bold=True, fill="#FFFFFF", anchor="mm")
         if c["dragon"] != "locked":
             fill = "#D00000" if c["dragon"] == "unlocked" else None
-            draw.ellipse((cx - 26, cy - 26, cx - 14, cy - 14), fill=fill, outline="#D00000", width=3)
+            draw.ellipse((cx - 24, cy - 24, cx - 12, cy - 12), fill=fill, outline="#D00000", width=3)
 
 
-def _char_token(draw: ImageDraw.ImageDraw, c_xy: tuple[float, float], c: dict, r: float, on_table: bool) -> None:
-    cx, cy = c_xy
+TOKEN_R = 17
+TOKEN_HALF = TOKEN_R + 12
+
+
+@lru_cache(maxsize=256)
+def _token_sprite(crew: str, tag: str, facing: str, on_table: bool) -> Image.Image:
+    """A character: its crew's shape and colour with its tag, a wedge along its facing, and a white ring when it
+    stands on a table; drawn once per look."""
+    size = 2 * TOKEN_HALF + 1
+    sprite = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(sprite)
+    c, r = TOKEN_HALF, TOKEN_R
     if on_table:
-        draw.ellipse((cx - r - 5, cy - r - 5, cx + r + 5, cy + r + 5), outline="#FFFFFF", width=4)
-    _draw_shape(draw, (cx, cy), c["crew"], r)
-    dx, dy = VEC[c["facing"]]
+        draw.ellipse((c - r - 5, c - r - 5, c + r + 5, c + r + 5), outline="#FFFFFF", width=4)
+    _draw_shape(draw, (c, c), crew, r)
+    dx, dy = VEC[facing]
     n = math.hypot(dx, dy)
     ux, uy = dx / n, dy / n
-    tip = (cx + ux * (r + 10), cy + uy * (r + 10))
-    left = (cx + ux * r - uy * 8, cy + uy * r + ux * 8)
-    right = (cx + ux * r + uy * 8, cy + uy * r - ux * 8)
+    tip = (c + ux * (r + 9), c + uy * (r + 9))
+    left = (c + ux * r - uy * 7, c + uy * r + ux * 7)
+    right = (c + ux * r + uy * 7, c + uy * r - ux * 7)
     draw.polygon([tip, left, right], fill=INK)
-    draw.text((cx, cy), c["tag"], font=font(17, True), fill=text_on(_crew_colour(c["crew"])), anchor="mm")
+    text(draw, (c, c), tag, 17, bold=True, fill=text_on(_crew_colour(crew)), anchor="mm")
+    return sprite
 
 
 # -- side panel -----------------------------------------------------------------------------------------
@@ -479,7 +522,7 @@ def _prompt(view: dict[str, Any]) -> str:
         return f"Draft: seat {view['to_act'][0] + 1} {'picks a character' if phase == 'pick' else 'picks a start'}."
     if phase in ("plan", "replan"):
         owing = [f"{names[c['idx']]} ×{c['owed']}" for c in view["chars"] if c["owed"]]
-        return f"T {view['T']} · planning in secret: " + ", ".join(owing)
+        return "Planning in secret: " + ", ".join(owing)
     who = names.get(pend.get("char"), "?")
     card = pend.get("card")
     what = {
@@ -492,209 +535,190 @@ def _prompt(view: dict[str, Any]) -> str:
         "enter": "climb back aboard",
     }.get(pend.get("step", ""), "")
     if card:
-        return f"T {view['T']} · {who} reveals {CARD[card][0].upper()} · {what}"
-    return f"T {view['T']} · {who} · {what}"
+        return f"▶ {who} reveals {CARD[card][0].upper()} · {what}"
+    return f"▶ {who} · {what}"
 
 
 def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    x0 = BOARD_W + 14
-    y = 12
-    draw.text((x0, y), f"Flagon · Time {view['T']}", font=font(28, True), fill=INK)
-    y += 40
-    for line in wrap(_prompt(view), font(19), PANEL_W - 28)[:4]:
-        draw.text((x0, y), line, font=font(19), fill=INK)
-        y += 24
+    x0 = PANEL_X
+    y = 6
+    text(draw, (x0, y), f"Flagon · Time {view['T']}", 26, bold=True)
+    y += 38
+    for line in wrap_board(_prompt(view), 20, PANEL_W)[:4]:
+        text(draw, (x0, y), line, 20)
+        y += 25
     y += 8
     sc = view["scores"]
-    if _tavern(view):
-        for k, crew in enumerate(sc):
+    crews = list(sc) if _tavern(view) else ["west", "east"]
+    for k, crew in enumerate(crews):
+        if _tavern(view):
             col, row = k % 2, k // 2
-            _crew_mark(draw, (x0 + 12 + col * 190, y + 13 + row * 30), crew, 11)
-            text = f"{_crew_name(view, crew)}: {sc[crew]['total']}"
-            draw.text((x0 + 32 + col * 190, y + 13 + row * 30), text, font=font(20, True), fill=INK, anchor="lm")
-        y += 30 * ((len(sc) + 1) // 2)
-    for crew in () if _tavern(view) else ("west", "east"):
-        s = sc[crew]
-        _crew_mark(draw, (x0 + 12, y + 13), crew, 12)
-        draw.text(
-            (x0 + 32, y + 13),
-            f"{CREW_LABEL[crew]}: {s['rep']} + {s['chests']}×5 = {s['total']}",
-            font=font(20, True),
-            fill=INK,
-            anchor="lm",
-        )
-        y += 30
+            at = (x0 + col * (PANEL_W // 2), y + row * 30)
+            label = f"{_crew_name(view, crew)} {sc[crew]['total']}"
+        else:
+            at = (x0, y + k * 30)
+            s = sc[crew]
+            label = f"{CREW_LABEL[crew]} {s['total']}"  # its parts are in the caption
+        _draw_shape(draw, (at[0] + 11, at[1] + 13), crew, 10)
+        text(draw, (at[0] + 28, at[1] + 13), label, 22 if not _tavern(view) else 20, bold=True, anchor="lm")
+    y += 30 * (((len(crews) + 1) // 2) if _tavern(view) else 2) + 6
     drafting = view["phase"] in ("pick", "start")
     overboard = [c for c in view["chars"] if c["id"] and c["pos"] is None and not drafting]
     if overboard:
-        draw.text((x0, y), "≈ Overboard: " + ", ".join(c["tag"] for c in overboard), font=font(19, True), fill=EAST)
-        y += 28
-    y += 6
-    y = _track(img, draw, view, x0, y)
-    y += 8
-    board = view.get("map", "ships")
-    img.paste(_legend_patch(board, x0, y), (x0, y))
+        text(draw, (x0, y), "≈ Overboard: " + ", ".join(c["tag"] for c in overboard), 20, bold=True, fill=EAST)
+        y += 30
+    _track(img, draw, view, x0, y + 4)
 
 
-@lru_cache(maxsize=16)
-def _legend_patch(board: str, x0: int, y: int) -> Image.Image:
-    """The static legend on the board art from ``(x0, y)`` down: nothing else is drawn in that corner."""
-    patch = _background(board).crop((x0, y, WIDTH, HEIGHT))
-    _legend(ImageDraw.Draw(patch), 0, 0, board == "tavern")
-    return patch
-
-
-@lru_cache(maxsize=256)
-def _track_box(board: str, bx: int, by: int, t: int, fill: str, thick: bool, mark: str | None) -> Image.Image:
-    """One Time track square (frame, number, end-space mark), drawn on the board art once per look and place."""
-    cw, ch = 54, 58
-    patch = _background(board).crop((bx, by, bx + cw - 2, by + ch - 2))
-    draw = ImageDraw.Draw(patch)
-    draw.rectangle((0, 0, cw - 3, ch - 3), fill=fill, outline=INK, width=2 if thick else 1)
-    draw.text((3, 1), str(t), font=font(14, True), fill=INK)
-    if mark is not None:
-        draw.text((cw - 6, 1), mark, font=font(12, True), fill="#B00000", anchor="ra")
-        if mark == "⚓":
-            draw.rectangle((0, 0, cw - 3, ch - 3), outline="#B00000", width=3)
-    return patch
-
-
-def _crew_mark(draw: ImageDraw.ImageDraw, c: tuple[float, float], crew: str, r: float) -> None:
-    _draw_shape(draw, c, crew, r)
-
-
-def _track(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], x0: int, y: int) -> int:
-    draw.text((x0, y), "Time track", font=font(20, True), fill=INK)
+def _track(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], x0: int, y: int) -> None:
+    """The time track, read for what it decides: the characters in the order they act (lowest time first, one
+    column per time), then the end spaces where the game may stop."""
+    text(draw, (x0, y), "Next to act", 20, bold=True)
     y += 28
-    last = view["end_spaces"][-1] + 3
-    per_row, cw, ch = 7, 54, 58
+    times: dict[int, list[dict[str, Any]]] = {}
+    for c in view["chars"]:
+        if c["id"]:
+            times.setdefault(c["time"], []).append(c)
+    order = sorted(times)
+    width = min(48, PANEL_W // max(1, len(order)))
+    tallest = 0
+    for k, t in enumerate(order):
+        bx = x0 + k * width
+        now = t == view["T"]
+        if now:
+            draw.rounded_rectangle((bx, y, bx + width - 3, y + 26 + 32 * len(times[t])), 6, fill=TRACK_NOW)
+        text(draw, (bx + width / 2 - 1, y + 13), str(t), 20, bold=True, anchor="mm")
+        for j, c in enumerate(times[t]):
+            sprite = _mark_sprite(c["crew"], c["tag"])
+            img.paste(sprite, (round(bx + width / 2 - 1) - 17, y + 44 + j * 32 - 17), sprite)
+        tallest = max(tallest, 28 + 32 * len(times[t]))
+    y += tallest + 14
+    text(draw, (x0, y), "Game may end at", 20, bold=True)
+    y += 28
     revealed = view["end_revealed"]
-    for t in range(last + 1):
-        r, k = divmod(t, per_row)
-        bx, by = x0 + k * cw, y + r * ch
-        fill = "#FFFFFF"
-        if t in view["end_spaces"]:
-            fill = "#D8E8F0"
-        if t == view["T"]:
-            fill = YELLOW
-        mark = None
-        if t in view["end_spaces"]:
-            mark = {"navy": "⚓", "calm": "~"}.get(revealed.get(str(t), ""), "?")
-        img.paste(_track_box(view.get("map", "ships"), bx, by, t, fill, t == view["T"], mark), (bx, by))
-        here = [c for c in view["chars"] if c["id"] and c["time"] == t]
-        for j, c in enumerate(here[:4]):
-            cx = bx + 13 + (j % 2) * 25
-            cy = by + 26 + (j // 2) * 17
-            _crew_mark(draw, (cx, cy), c["crew"], 11)
-            draw.text((cx, cy), c["tag"], font=font(12, True), fill=text_on(_crew_colour(c["crew"])), anchor="mm")
-        if len(here) > 4:
-            draw.text((bx + cw - 6, by + ch - 6), f"+{len(here) - 4}", font=font(11, True), fill=INK, anchor="rd")
-    rows = (last + per_row) // per_row
-    return y + rows * ch
+    for k, t in enumerate(view["end_spaces"]):
+        bx = x0 + k * 56
+        mark = {"navy": "⚓", "calm": "~"}.get(revealed.get(str(t), ""), "?")
+        draw.rectangle((bx, y, bx + 50, y + 34), fill="#D8E8F0", outline="#B00000" if mark == "⚓" else INK, width=2)
+        text(draw, (bx + 25, y + 17), f"{t}{mark}", 20, bold=True, anchor="mm")
 
 
-def _legend(draw: ImageDraw.ImageDraw, x0: int, y: int, tavern: bool) -> None:
-    draw.text((x0, y), "Legend", font=font(20, True), fill=INK)
-    y += 26
-    entries = [
-        ("● Gulls (west) · ■ Krakens (east)", None),
-        ("▲ facing · white ring: on a table", None),
-        ("$ chest · F Flagon · u mug · h chair", None),
-        ("Z Dazed · B Boast · SF Stand Firm", None),
-        ("P Parry · red dot: Dragon unlocked", None),
-        ("hollow red dot: Dragon used", None),
-        ("S start · R rigging · gold: treasure", None),
-        ("yellow: last card · arrow: its path", None),
-        ("white star: overboard splash", None),
-    ]
-    if tavern:
-        entries = (
-            [("colour + shape: one per seat", None)]
-            + entries[1:6]
-            + [
-                ("S start · R chandelier (rigging)", None),
-                ("dark border: the tavern walls", None),
-                ("yellow: last card · arrow: its path", None),
-            ]
-        )
-    for text, _ in entries:
-        for line in wrap(text, font(18), PANEL_W - 28):
-            draw.text((x0, y), line, font=font(18), fill=INK)
-            y += 23
+@lru_cache(maxsize=64)
+def _mark_sprite(crew: str, tag: str) -> Image.Image:
+    """A character's mark on the time track: its crew's shape and colour with its tag, on transparency."""
+    sprite = Image.new("RGBA", (35, 35), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(sprite)
+    _draw_shape(draw, (17, 17), crew, 14)
+    text(draw, (17, 17), tag, 16, bold=True, fill=text_on(_crew_colour(crew)), anchor="mm")
+    return sprite
 
 
-def _roster(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    """Below the board: one line per character, two columns."""
+# -- the caption ----------------------------------------------------------------------------------------
+
+
+def caption(view: dict[str, Any], seat: int | None = None) -> str:
+    """The fine print: each character's Reputation, plans and what it holds, by crew; and what the symbols on the
+    board mean (only those drawn now). A seat's own picture leaves nothing out."""
+    if seat is not None or view["phase"] in ("pick", "start"):
+        return ""
     kinds = {o["id"]: o["kind"] for o in view["objects"]}
-    y0 = BOARD_H + 2
-    for k, c in enumerate(c for c in view["chars"] if c["id"]):
-        col, row = divmod(k, 4)
-        x, y = 16 + col * (BOARD_W // 2), y0 + row * 44
-        _crew_mark(draw, (x + 14, y + 18), c["crew"], 14)
-        draw.text((x + 14, y + 18), c["tag"], font=font(14, True), fill=text_on(_crew_colour(c["crew"])), anchor="mm")
-        bits = [f"Rep {c['rep']}", f"t {c['time']}", f"{c['queued']} planned"]
-        if c["held"]:
-            bits.append(kinds.get(c["held"], "?"))
-        if c["pos"] is None:
-            bits.append("not placed yet" if view["phase"] in ("pick", "start") else "OVERBOARD")
-        who = f"{c['name']} ({_crew_name(view, c['crew'])})" if _tavern(view) else c["name"]
-        draw.text((x + 36, y + 18), f"{who}: " + " · ".join(bits), font=font(18), fill=INK, anchor="lm")
+    lines = []
+    for crew in view["scores"]:
+        chars = [c for c in view["chars"] if c["id"] and c["crew"] == crew]
+        if not chars:
+            continue
+        parts = []
+        for c in chars:
+            bits = [f"Rep {c['rep']}", f"{c['queued']} planned"]
+            if c["held"]:
+                bits.append(kinds.get(c["held"], "?"))
+            if c["pos"] is None:
+                bits.append("overboard")
+            parts.append(f"{c['tag']} {c['name']} ({', '.join(bits)})")
+        score = view["scores"][crew]
+        total = f"{score['total']} = Rep {score['rep']} + {score['chests']} chest{'s' * (score['chests'] != 1)} × 5"
+        lines.append(f"**{_crew_name(view, crew)}** {total}: " + " · ".join(parts))
+    shown = _symbols(view)
+    if shown:
+        lines.append(KEY + "Key: " + " · ".join(shown))
+    return "\n".join(lines)
+
+
+def _symbols(view: dict[str, Any]) -> list[str]:
+    """The legend entries for what the board shows now."""
+    chars = [c for c in view["chars"] if c["id"] and c["pos"]]
+    marks = {m for c in chars for m, _ in _badges(c)}
+    found = [f"{m} {name}" for m, name in (("Z", "Dazed"), ("B", "Boast"), ("SF", "Stand Firm"), ("P", "Parry"))
+             if m in marks]  # fmt: skip
+    dragons = {c["dragon"] for c in chars}
+    if "unlocked" in dragons:
+        found.append("red dot: Dragon card unlocked")
+    if "used" in dragons:
+        found.append("hollow red dot: Dragon card used")
+    tables = {s for o in view["objects"] if o["kind"] == "table" and not o["gone"] for s in o["sqs"]}
+    if any(c["pos"] in tables for c in chars):
+        found.append("white ring: on a table")
+    loose = {o["kind"] for o in view["objects"] if o["kind"] in OBJ_MARK and not o["gone"]}
+    found += [f"{OBJ_MARK[k]} {k}" for k in OBJ_MARK if k in loose]
+    return found
 
 
 # -- private picture ------------------------------------------------------------------------------------
 
 
-def _private(view: dict[str, Any], seat: int) -> bytes:
-    cards = CARD
+def _private(view: dict[str, Any], seat: int) -> Image.Image:
+    """The seat's characters side by side: status, queue, face-up and used cards, and the hand (card names and
+    times; a card's effect is in the picker's label when planning). Crew-mates' plans underneath."""
     mine = [c for c in view["chars"] if c.get("hand") is not None and c["seat"] == seat and c["id"]]
     crew_mates = [c for c in view["chars"] if c.get("queue") is not None and c["seat"] != seat and c["id"]]
-    rows = sum(len(c["hand"]) + 5 for c in mine) + len(crew_mates) + 4
-    width, height = 1000, max(300, 40 + rows * 30)
-    img, draw = canvas(width, height, PAPER)
-    draw.text((20, 12), f"Your characters · seat {seat + 1} · Time {view['T']}", font=plain_font(26, True), fill=INK)
-    y = 54
+    img, draw = canvas(WIDTH, HEIGHT, PAPER)
+    text(draw, (16, 10), f"Your characters · seat {seat + 1} · Time {view['T']}", 26, bold=True, private=True)
     held_kind = {o["id"]: o["kind"] for o in view["objects"]}
     if not mine:
-        draw.text((20, y), "No character yet (draft in progress).", font=plain_font(20), fill=INK)
-        y += 30
-    for c in mine:
-        _crew_mark(draw, (34, y + 14), c["crew"], 13)
-        draw.text((34, y + 14), c["tag"], font=plain_font(12, True), fill=text_on(_crew_colour(c["crew"])), anchor="mm")
+        text(draw, (16, 54), "No character yet (draft in progress).", 22, private=True)
+    width = (WIDTH - 24) // max(1, len(mine))
+    bottom = 54
+    for k, c in enumerate(mine):
+        x, y = 16 + k * width, 54
+        _draw_shape(draw, (x + 14, y + 15), c["crew"], 14)
+        text(draw, (x + 14, y + 15), c["tag"], 16, bold=True, fill=text_on(_crew_colour(c["crew"])), anchor="mm")
+        text(draw, (x + 36, y + 15), c["name"], 22, bold=True, anchor="lm", private=True)
+        y += 34
         status = [f"Rep {c['rep']}", f"time {c['time']}", f"at {c['pos'] or 'overboard'}"]
         if c["held"]:
             status.append(f"holds {held_kind.get(c['held'], '?')}")
         if c["dazed"]:
             status.append("Dazed")
-        draw.text(
-            (56, y + 14), f"{c['name']} — " + " · ".join(status), font=plain_font(21, True), fill=INK, anchor="lm"
-        )
-        y += 32
-        queue = [cards[k][0] for k in c.get("queue", [])]
-        plan = "next: " + ", then: ".join(queue) if queue else "queue empty"
-        draw.text((40, y), plan, font=plain_font(20, True), fill="#0072B2")
-        y += 28
-        if c["duration"]:
-            draw.text(
-                (40, y), "face up: " + ", ".join(cards[k][0] for k in c["duration"]), font=plain_font(19), fill=INK
-            )
+        for line in wrap(" · ".join(status), plain_font(20), width - 12):
+            text(draw, (x, y), line, 20, private=True)
             y += 26
-        if c["used"]:
-            draw.text((40, y), "used: " + ", ".join(cards[k][0] for k in c["used"]), font=plain_font(19), fill=INK)
+        queue = [CARD[q][0] for q in c.get("queue", [])]
+        plan = "next: " + ", then ".join(queue) if queue else "queue empty"
+        for line in wrap(plan, plain_font(20, True), width - 12):
+            text(draw, (x, y), line, 20, bold=True, fill="#0072B2", private=True)
             y += 26
-        for card in c["hand"]:
-            name, time, text = cards[card]
-            if card in DRAGON_CARDS:
-                text = f"[{c['dragon']}] {text}"
-            # card names and rules come from the fixed catalogue (the Dragon state is public): safe to remember
-            draw.text((40, y), f"{name} ({time})", font=font(19, True), fill=INK)
-            draw.text((270, y), text, font=font(18), fill=INK)
-            y += 28
-        y += 14
+        for label, cards in (("face up", c["duration"]), ("used", c["used"])):
+            if cards:
+                for line in wrap(f"{label}: " + ", ".join(CARD[q][0] for q in cards), plain_font(20), width - 12):
+                    text(draw, (x, y), line, 20, private=True)
+                    y += 26
+        y += 6
+        rows = len(c["hand"])
+        cols = 1 if rows * 27 <= HEIGHT - y - 60 or width < 400 else 2
+        per_col = -(-rows // cols)
+        for i, card in enumerate(c["hand"]):
+            name, time, _ = CARD[card]
+            if card in DRAGON.values():
+                name += f" [{c['dragon']}]"
+            cx, cy = x + (i // per_col) * (width // cols), y + (i % per_col) * 27
+            # card names and times come from the fixed catalogue (the Dragon state is public): safe to remember
+            text(draw, (cx, cy), f"{name} ({time})", 20)
+        bottom = max(bottom, y + per_col * 27)
     if crew_mates:
-        draw.text((20, y), "Crew plans", font=plain_font(22, True), fill=INK)
-        y += 30
-        for c in crew_mates:
-            queue = ", ".join(cards[k][0] for k in c["queue"]) or "nothing queued"
-            draw.text((40, y), f"{c['name'] or '?'}: {queue}", font=plain_font(19), fill=INK)
-            y += 28
-    return _png(img)
+        y = max(bottom + 10, HEIGHT - 34 - 26 * ((len(crew_mates) + 1) // 2))
+        text(draw, (16, y), "Crew plans", 20, bold=True)
+        for k, c in enumerate(crew_mates):
+            queue = ", ".join(CARD[q][0] for q in c["queue"]) or "nothing queued"
+            cx, cy = 16 + (k % 2) * (WIDTH // 2), y + 28 + (k // 2) * 26
+            text(draw, (cx, cy), f"{c['name'] or '?'}: {queue}", 20, private=True)
+    return img

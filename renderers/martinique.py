@@ -1,8 +1,12 @@
 """Martinique pictures: the island with its tiles and pirates, the pub, the chests and each seat's haul.
 
-Drawn from a view only. ``seat=None`` is the public board; with ``seat`` the picture adds that seat's own map tiles,
-a deduction strip and a dot on every square still possible for the Lost Treasure (its ruled-out letters and numbers
-are struck through on the island's edges too).
+Drawn for Discord's inline preview (550×350, half this canvas): tiles with their values, pirates beside the values
+(never on them), the pub, the chests, each seat's haul and score stay in the picture; the score's parts, the ship's
+stacks and the tile legend go to :func:`caption`.
+
+Drawn from a view only. ``seat=None`` is the public board; with ``seat`` the picture shows that seat's own map tiles
+face up and a dot on every square still possible for the Lost Treasure (its ruled-out letters and numbers are struck
+through on the island's edges).
 """
 
 from __future__ import annotations
@@ -15,25 +19,30 @@ from PIL import Image, ImageDraw
 from renderers.common import (
     HIGHLIGHT,
     INK,
+    KEY,
     MUTED,
     PAPER,
     SEA,
+    Box,
     canvas,
+    close_up,
+    fit_size,
     fixed_palette,
-    font,
-    plain_font,
+    text,
     text_on,
+    text_width,
     to_png,
+    union,
 )
-from renderers.icons import ICON, icon
 
-CELL = 84
-GRID_X, GRID_Y = 48, 92
-PANEL_X = GRID_X + 8 * CELL + 52
-WIDTH = 1400
-HEIGHT = 920
-PRIVATE_EXTRA = 120
-PANEL_H = 222
+WIDTH, HEIGHT = 1100, 700  # twice the 550×350 preview: every label is at least 16 px
+CELL = 72
+GRID_X, GRID_Y = 40, 78
+ISLAND_R = GRID_X + 8 * CELL + 36  # the sea's right edge
+PANEL_X = ISLAND_R + 16
+PANEL_R = WIDTH - 8
+SEAT_Y = 292  # the two seat panels, one under the other
+PANEL_H = 196
 
 SAND = "#F1DFB2"
 BEACH_SAND = "#D6B273"
@@ -56,7 +65,6 @@ NUMBERS = "12345678"
 GRID_LINE = "#9C8150"
 PANEL_FILL = "#FFF8E6"
 BAG_FILL = "#C9A77A"
-PRIVATE_FILL = "#FFF3C4"
 TREASURE_RED = "#B00020"
 MAP_EDGE = "#8A6A2F"
 MAP_INK = "#6B4B12"
@@ -108,18 +116,18 @@ def _artifact(c: Pic, x: int, y: int, size: int, kind: str, value: int) -> None:
 
 @lru_cache(maxsize=64)
 def _artifact_sprite(size: int, kind: str, value: int) -> Image.Image:
-    """A rounded tile in the type colour, type letter top-left, value (the movement) large in a white circle.
-    Tiles are drawn once per size and pasted: text rendering is most of a picture's cost."""
+    """A rounded tile in the type colour, type letter top-left, value (the movement) large in a white circle at the
+    bottom right. The top-right corner stays clear for a pirate standing on it. Drawn once per size and pasted."""
     s = _sprite(size + 1, size + 1)
     fill = TYPE_FILL[kind]
     s.draw.rounded_rectangle((0, 0, size, size), radius=size // 7, fill=fill, outline=INK, width=2)
-    s.draw.text(
-        (size * 0.08, size * 0.04), TYPE_LETTER[kind], font=font(int(size * 0.36) + 2, True), fill=text_on(fill)
+    text(
+        s.draw, (size * 0.07, size * 0.02), TYPE_LETTER[kind], max(16, int(size * 0.38)), bold=True, fill=text_on(fill)
     )
-    r = size * 0.25
+    r = size * 0.23
     cx = cy = size - r - size * 0.06
     s.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill="#FFFFFF", outline=INK, width=2)
-    s.draw.text((cx, cy), str(value), font=font(int(size * 0.42), True), fill=INK, anchor="mm")
+    text(s.draw, (cx, cy), str(value), max(16, int(size * 0.4)), bold=True, anchor="mm")
     return s.img
 
 
@@ -134,22 +142,16 @@ def _map_sprite(size: int, face: str | None) -> Image.Image:
     s.draw.rounded_rectangle((0, 0, size, size), radius=size // 7, fill=MAP_FILL, outline=MAP_EDGE, width=3)
     if face is None:
         # "?" sits low-left so a pirate standing in the top-right corner never hides it
-        s.draw.text((size * 0.42, size * 0.6), "?", font=font(int(size * 0.6), True), fill=MAP_INK, anchor="mm")
-        s.draw.text((size * 0.12, size * 0.06), "1", font=font(max(14, int(size * 0.28))), fill=MAP_INK)
+        text(s.draw, (size * 0.4, size * 0.6), "?", max(16, int(size * 0.6)), bold=True, fill=MAP_INK, anchor="mm")
+        if size >= 40:
+            text(s.draw, (size * 0.1, size * 0.04), "1", max(16, int(size * 0.28)), fill=MAP_INK)
     else:
-        s.draw.text((size / 2, size / 2), face, font=font(int(size * 0.6), True), fill=INK, anchor="mm")
+        text(s.draw, (size / 2, size / 2), face, max(16, int(size * 0.6)), bold=True, anchor="mm")
     return s.img
 
 
-def _tile(c: Pic, x: int, y: int, size: int, tile: dict[str, Any]) -> None:
-    if tile["kind"] == "map":
-        _map_tile(c, x, y, size)
-    else:
-        _artifact(c, x, y, size, tile["type"], tile["value"])
-
-
-def _tile_text(c: Pic, x: int, y: int, size: int, text: str) -> None:
-    kind, value = text.split(":")
+def _tile_text(c: Pic, x: int, y: int, size: int, tile: str) -> None:
+    kind, value = tile.split(":")
     _artifact(c, x, y, size, kind, int(value))
 
 
@@ -159,25 +161,26 @@ def _pirate(c: Pic, cx: float, cy: float, r: int, colour: str, label: str | None
 
 
 @lru_cache(maxsize=64)
-def _pirate_sprite(r: int, colour: str, text: str) -> Image.Image:
+def _pirate_sprite(r: int, colour: str, label: str) -> Image.Image:
     """A disc in the seat colour with a thick white rim and its letter (and pub seat at Sunset)."""
     s = _sprite(2 * r + 5, 2 * r + 5)
     c = r + 2
     s.draw.ellipse((0, 0, 2 * c, 2 * c), fill=INK)
     s.draw.ellipse((c - r, c - r, c + r, c + r), fill="#FFFFFF")
-    inner = r - 4
+    inner = r - 3
     s.draw.ellipse((c - inner, c - inner, c + inner, c + inner), fill=PIRATE_FILL[colour])
-    size = int(inner * (1.2 if len(text) == 1 else 0.9))
-    s.draw.text((c, c), text, font=font(size, True), fill="#FFFFFF", anchor="mm")
+    size = max(16, int(inner * (1.3 if len(label) == 1 else 0.95)))
+    text(s.draw, (c, c), label, size, bold=True, fill="#FFFFFF", anchor="mm")
     return s.img
 
 
 def _scroll_mark(c: Pic, x: int, y: int) -> None:
-    """A small scroll outline in the bottom-left corner of a scroll square, kept after its tile is gone."""
-    bx, by = x + CELL - 36, y + 8
-    c.draw.rectangle((bx + 4, by, bx + 24, by + 14), outline=MAP_INK, width=2)
-    c.draw.ellipse((bx, by - 2, bx + 8, by + 16), outline=MAP_INK, width=2)
-    c.draw.ellipse((bx + 20, by - 2, bx + 28, by + 16), outline=MAP_INK, width=2)
+    """A small scroll outline in the top-left corner of a scroll square, kept after its tile is gone (the bottom-left
+    corner holds a seat's deduction mark)."""
+    bx, by = x + 7, y + 9
+    c.draw.rectangle((bx + 4, by, bx + 22, by + 12), outline=MAP_INK, width=2)
+    c.draw.ellipse((bx, by - 2, bx + 8, by + 14), outline=MAP_INK, width=2)
+    c.draw.ellipse((bx + 18, by - 2, bx + 26, by + 14), outline=MAP_INK, width=2)
 
 
 def _ring(c: Pic, sq: str, r: float, width: int = 5, colour: str = HIGHLIGHT) -> None:
@@ -186,15 +189,19 @@ def _ring(c: Pic, sq: str, r: float, width: int = 5, colour: str = HIGHLIGHT) ->
 
 
 def _arrow(c: Pic, path: list[str]) -> None:
-    points = [_cell_centre(sq) for sq in path]
-    c.draw.line(points, fill=HIGHLIGHT, width=6, joint="curve")
+    """Along the path, a little up and left of the squares' centres: clear of the tiles' values."""
+    points = [(x - 9, y - 9) for x, y in (_cell_centre(sq) for sq in path)]
+    c.draw.line(points, fill="#FFFFFF", width=10, joint="curve")
+    c.draw.line(points, fill=HIGHLIGHT, width=5, joint="curve")
     (x0, y0), (x1, y1) = points[-2], points[-1]
     dx, dy = (x1 - x0) / CELL, (y1 - y0) / CELL
-    tip = (x1 - dx * 14, y1 - dy * 14)
-    back = (tip[0] - dx * 22, tip[1] - dy * 22)
-    side = (-dy * 13, dx * 13)
+    tip = (x1 - dx * 12, y1 - dy * 12)
+    back = (tip[0] - dx * 20, tip[1] - dy * 20)
+    side = (-dy * 12, dx * 12)
     c.draw.polygon(
-        [tip, (back[0] + side[0], back[1] + side[1]), (back[0] - side[0], back[1] - side[1])], fill=HIGHLIGHT
+        [tip, (back[0] + side[0], back[1] + side[1]), (back[0] - side[0], back[1] - side[1])],
+        fill=HIGHLIGHT,
+        outline="#FFFFFF",
     )
     c.draw.ellipse((points[0][0] - 8, points[0][1] - 8, points[0][0] + 8, points[0][1] + 8), fill=HIGHLIGHT)
 
@@ -204,7 +211,7 @@ def _arrow(c: Pic, path: list[str]) -> None:
 
 def _island_base(c: Pic, layout: tuple[tuple[str, bool, bool, bool], ...]) -> None:
     """Sea, sand, beach band, scroll marks, coordinates and the tavern block: the same in every picture."""
-    c.draw.rectangle((GRID_X - 40, GRID_Y - 40, GRID_X + 8 * CELL + 40, GRID_Y + 8 * CELL + 40), fill=SEA)
+    c.draw.rectangle((GRID_X - 36, GRID_Y - 32, ISLAND_R, GRID_Y + 8 * CELL + 32), fill=SEA)
     for sq, beach, scroll, hook in layout:
         x, y = _cell_origin(sq)
         if hook:
@@ -214,93 +221,128 @@ def _island_base(c: Pic, layout: tuple[tuple[str, bool, bool, bool], ...]) -> No
             _scroll_mark(c, x, y)
     hx, hy = _cell_origin("D5")
     c.draw.rectangle((hx, hy, hx + 2 * CELL, hy + 2 * CELL), fill=HOOK_FILL, outline=INK, width=3)
-    c.draw.text((hx + CELL, hy + 40), "HOOK", font=font(32, True), fill="#FFFFFF", anchor="mm")
+    text(c.draw, (hx + CELL, hy + 30), "HOOK", 28, bold=True, fill="#FFFFFF", anchor="mm")
     for label, cx, cy in _coordinates():
-        c.draw.text((cx, cy), label, font=font(28, True), fill=INK, anchor="mm")
+        text(c.draw, (cx, cy), label, 24, bold=True, anchor="mm")
 
 
 def _coordinates() -> list[tuple[str, int, int]]:
     out = []
     for k in range(8):
         out += [
-            (LETTERS[k], GRID_X + k * CELL + CELL // 2, GRID_Y - 20),
-            (LETTERS[k], GRID_X + k * CELL + CELL // 2, GRID_Y + 8 * CELL + 20),
-            (NUMBERS[7 - k], GRID_X - 22, GRID_Y + k * CELL + CELL // 2),
-            (NUMBERS[7 - k], GRID_X + 8 * CELL + 22, GRID_Y + k * CELL + CELL // 2),
+            (LETTERS[k], GRID_X + k * CELL + CELL // 2, GRID_Y - 16),
+            (LETTERS[k], GRID_X + k * CELL + CELL // 2, GRID_Y + 8 * CELL + 16),
+            (NUMBERS[7 - k], GRID_X - 18, GRID_Y + k * CELL + CELL // 2),
+            (NUMBERS[7 - k], GRID_X + 8 * CELL + 18, GRID_Y + k * CELL + CELL // 2),
         ]
     return out
 
 
 @lru_cache(maxsize=4)
-def _base(layout: tuple[tuple[str, bool, bool, bool], ...], height: int) -> Image.Image:
-    img, _ = canvas(WIDTH, height, PAPER)
+def _base(layout: tuple[tuple[str, bool, bool, bool], ...]) -> Image.Image:
+    img, _ = canvas(WIDTH, HEIGHT, PAPER)
     c = Pic(img)
     _island_base(c, layout)
-    _legend(c, GRID_Y + 8 * CELL + 48)
+    text(c.draw, (PANEL_X, 52), "Pub · digs first →", 20, bold=True)
+    for k in range(8):
+        cx, cy = _pub_spot(k + 1)
+        c.draw.ellipse((cx - 20, cy - 20, cx + 20, cy + 20), outline=INK, width=2, fill="#FFFFFF")
+        text(c.draw, (cx, cy), str(k + 1), 20, fill=MUTED, anchor="mm")
+    for k in range(3):
+        text(c.draw, (PANEL_X, CHESTS_Y + k * 54 + 24), f"chest {k + 2}", 20, bold=True, anchor="lm")
     return img
 
 
-@lru_cache(maxsize=256)
-def _tile_on_square(
-    layout: tuple[tuple[str, bool, bool, bool], ...], x: int, y: int, kind: str, typ: str | None, value: int | None
+def _pub_spot(pub_seat: int) -> tuple[int, int]:
+    return PANEL_X + 21 + (pub_seat - 1) * 45, PUB_Y + 22
+
+
+PUB_Y, CHESTS_Y = 76, 126
+
+
+@lru_cache(maxsize=512)
+def _tile_row(
+    layout: tuple[tuple[str, bool, bool, bool], ...],
+    number: str,
+    tiles: tuple[tuple[str, str | None, int | None] | None, ...],
 ) -> Image.Image:
-    """A face-up board tile already laid on its square's art: one opaque paste instead of an alpha blend.
-    Nothing is drawn on a square before its tile, so these are the very pixels the blend gives."""
-    size = CELL - 12
-    patch = _base(layout, HEIGHT).crop((x, y, x + size + 1, y + size + 1))
+    """One row of the island with its face-up tiles laid on the square art: one opaque paste per row, and a row
+    changes only when one of its tiles is taken. Nothing is drawn on a square before its tile."""
+    x, y = _cell_origin(f"A{number}")
+    patch = _base(layout).crop((x, y, x + 8 * CELL, y + CELL))
     c = Pic(patch)
-    _tile(c, 0, 0, size, {"kind": kind, "type": typ, "value": value})
+    for k, tile in enumerate(tiles):
+        if tile is None:
+            continue
+        kind, typ, value = tile
+        if kind == "map":
+            _map_tile(c, k * CELL + 4, 4, TILE)
+        else:
+            _artifact(c, k * CELL + 4, 4, TILE, str(typ), int(value or 0))
     return patch
 
 
-@lru_cache(maxsize=8)
-def _seat_frame(layout: tuple[tuple[str, bool, bool, bool], ...], y: int, acting: bool) -> Image.Image:
-    """A seat panel's empty frame on the board art, drawn once per place and state."""
-    box = (PANEL_X - 8, y, WIDTH - 12 + 1, y + PANEL_H + 1)
-    patch = _base(layout, HEIGHT).crop(box)
-    ImageDraw.Draw(patch).rounded_rectangle(
+TILE = CELL - 8
+
+
+@lru_cache(maxsize=16)
+def _seat_frame(
+    layout: tuple[tuple[str, bool, bool, bool], ...], y: int, acting: bool, colour: str, name: str
+) -> Image.Image:
+    """A seat panel's frame on the board art with what never changes in it (its pirate, name and the "maps"
+    label), drawn once per place and state."""
+    box = (PANEL_X - 6, y, PANEL_R + 1, y + PANEL_H + 1)
+    patch = _base(layout).crop(box)
+    c = Pic(patch)
+    c.draw.rounded_rectangle(
         (0, 0, box[2] - box[0] - 1, PANEL_H),
         radius=12,
         fill=PANEL_FILL,
         outline=HIGHLIGHT if acting else INK,
         width=5 if acting else 2,
     )
+    _pirate(c, 23, 24, 16, colour)
+    text(c.draw, (46, 24), name, 24, bold=True, anchor="lm")
+    text(c.draw, (10, 99), "maps", 20, bold=True, anchor="lm")
     return patch
 
 
 def _island(c: Pic, view: dict[str, Any], private: dict[str, Any] | None) -> None:
     layout = _layout(view)
     squares = view["squares"]
-    hx, hy = _cell_origin("D5")
-    hook = view["hook"]
-    c.draw.text((hx + CELL, hy + 86), f"maps {hook['maps']}", font=font(24), fill="#FFFFFF", anchor="mm")
-    c.draw.text((hx + CELL, hy + 118), f"jokers {hook['jokers']}", font=font(24), fill="#FFFFFF", anchor="mm")
     if private is not None:
         excluded = set(private["excluded_letters"]) | set(private["excluded_numbers"])
         for label, cx, cy in _coordinates():
             if label in excluded:
-                c.draw.rectangle((cx - 17, cy - 17, cx + 17, cy + 17), fill=SEA)
-                c.draw.text((cx, cy), label, font=font(28, True), fill=MUTED, anchor="mm")
-                c.draw.line((cx - 14, cy + 12, cx + 14, cy - 12), fill=HIGHLIGHT, width=4)
+                c.draw.rectangle((cx - 15, cy - 15, cx + 15, cy + 15), fill=SEA)
+                text(c.draw, (cx, cy), label, 24, bold=True, fill=MUTED, anchor="mm")
+                c.draw.line((cx - 13, cy + 11, cx + 13, cy - 11), fill=HIGHLIGHT, width=4)
+    rows: dict[str, list[tuple[str, str | None, int | None] | None]] = {n: [None] * 8 for n in NUMBERS}
     for sq, info in squares.items():
-        x, y = _cell_origin(sq)
-        if info["tile"] is not None:
-            tile = info["tile"]
-            patch = _tile_on_square(layout, x + 6, y + 6, tile["kind"], tile.get("type"), tile.get("value"))
-            c.img.paste(patch, (x + 6, y + 6))
+        tile = info["tile"]
+        if tile is not None:
+            rows[sq[1]][LETTERS.index(sq[0])] = (tile["kind"], tile.get("type"), tile.get("value"))
+    for number, tiles in rows.items():
+        if any(tiles):
+            x, y = _cell_origin(f"A{number}")
+            c.img.paste(_tile_row(layout, number, tuple(tiles)), (x, y))
+    hx, hy = _cell_origin("D5")  # over the rows: the Hook's counts sit on rows 5 and 4
+    hook = view["hook"]
+    text(c.draw, (hx + CELL, hy + 72), f"maps {hook['maps']}", 22, fill="#FFFFFF", anchor="mm")
+    text(c.draw, (hx + CELL, hy + 104), f"jokers {hook['jokers']}", 22, fill="#FFFFFF", anchor="mm")
     if private is not None:
         # bottom-left: the one corner of a square that no letter, value or pirate uses
         possible = set(private["candidates"])
         for sq in squares:
             x, y = _cell_origin(sq)
-            _deduction_mark(c, x + 15, y + CELL - 15, sq in possible)
+            _deduction_mark(c, x + 14, y + CELL - 14, sq in possible)
     treasure = view.get("lost_treasure")
     if treasure:
         # the X goes under any pirate so its letter and pub seat stay readable; the frame marks the square
         x, y = _cell_origin(treasure["square"])
-        c.draw.rectangle((x + 2, y + 2, x + CELL - 2, y + CELL - 2), outline=TREASURE_RED, width=7)
-        c.draw.line((x + 10, y + 10, x + CELL - 10, y + CELL - 10), fill=TREASURE_RED, width=7)
-        c.draw.line((x + 10, y + CELL - 10, x + CELL - 10, y + 10), fill=TREASURE_RED, width=7)
+        c.draw.rectangle((x + 2, y + 2, x + CELL - 2, y + CELL - 2), outline=TREASURE_RED, width=6)
+        c.draw.line((x + 9, y + 9, x + CELL - 9, y + CELL - 9), fill=TREASURE_RED, width=6)
+        c.draw.line((x + 9, y + CELL - 9, x + CELL - 9, y + 9), fill=TREASURE_RED, width=6)
     last = view.get("last_move")
     if last and last["kind"] == "move" and len(last["path"]) > 1:
         _arrow(c, last["path"])
@@ -309,111 +351,109 @@ def _island(c: Pic, view: dict[str, Any], private: dict[str, Any] | None) -> Non
             continue
         cx, cy = _cell_centre(sq)
         if info["tile"] is not None:
-            _pirate(c, cx + 14, cy - 16, 21, info["pirate"])
+            # top-right corner: clear of the type letter (top-left) and the value (bottom-right)
+            _pirate(c, cx + CELL / 2 - 18, cy - CELL / 2 + 17, 15, info["pirate"])
         else:
             number = info.get("pub_seat")
             label = f"{PIRATE_LETTER[info['pirate']]}{number}" if number else None
-            _pirate(c, cx, cy, 30, info["pirate"], label)
+            _pirate(c, cx, cy, 26, info["pirate"], label)
     if last:
         for sq in last["passed"]:
-            _ring(c, sq, 38)
+            _ring(c, sq, 33)
         if last["kind"] in ("place", "dig", "retire") and last["path"]:
-            _ring(c, last["path"][0], 40)
+            _ring(c, last["path"][0], 35)
 
 
 # -- the side panel -------------------------------------------------------------------------------------------
 
 
-def _pub(c: Pic, view: dict[str, Any], y: int) -> None:
-    c.draw.text((PANEL_X, y), "PUB (digs first →)", font=font(22, True), fill=INK)
-    cy = y + 58
+def _pub(c: Pic, view: dict[str, Any]) -> None:
+    """The pirates in the pub, over the empty seats of the base."""
     for spot in view["pub"]:
-        cx = PANEL_X + 24 + (spot["pub_seat"] - 1) * 48
-        if spot["colour"] is None:
-            c.draw.ellipse((cx - 22, cy - 22, cx + 22, cy + 22), outline=INK, width=2, fill="#FFFFFF")
-            c.draw.text((cx, cy), str(spot["pub_seat"]), font=font(22), fill=MUTED, anchor="mm")
-        else:
-            _pirate(c, cx, cy, 22, spot["colour"], f"{PIRATE_LETTER[spot['colour']]}{spot['pub_seat']}")
-    tx = PANEL_X + 8 * 48 + 12
-    c.draw.text((tx, y), "treasure", font=font(22, True), fill=INK)
-    treasure = view.get("lost_treasure")
-    faces = (treasure["letter"], treasure["number"]) if treasure else (None, None)
-    for k, face in enumerate(faces):
-        x = tx + k * 50
-        if face is None:
-            _map_tile(c, x, cy - 22, 44)
-        else:
-            _map_tile(c, x, cy - 22, 44, face)
+        if spot["colour"] is not None:
+            cx, cy = _pub_spot(spot["pub_seat"])
+            _pirate(c, cx, cy, 20, spot["colour"], f"{PIRATE_LETTER[spot['colour']]}{spot['pub_seat']}")
 
 
 def _chests(c: Pic, view: dict[str, Any], y: int) -> None:
-    for k, chest in enumerate(("chest2", "chest3", "chest4")):
-        row_y = y + k * 64
-        c.draw.text((PANEL_X, row_y + 29), f"chest {chest[-1]}", font=font(24, True), fill=INK, anchor="lm")
-        tiles = view["chests"][chest]
+    """The three chests and, beside them, the bag and the Lost Treasure's two tiles: one cached patch, since they
+    change only when a chest is claimed, a tile is drawn or the treasure is revealed."""
+    treasure = view.get("lost_treasure")
+    faces = (treasure["letter"], treasure["number"]) if treasure else (None, None)
+    chests = tuple(tuple(view["chests"][k]) for k in ("chest2", "chest3", "chest4"))
+    c.img.paste(_chests_patch(_layout(view), y, chests, view["bag"]["count"], faces), (PANEL_X, y))
+
+
+@lru_cache(maxsize=64)
+def _chests_patch(
+    layout: tuple[tuple[str, bool, bool, bool], ...],
+    y: int,
+    chests: tuple[tuple[str, ...], ...],
+    bag: int,
+    faces: tuple[str | None, str | None],
+) -> Image.Image:
+    patch = _base(layout).crop((PANEL_X, y, PANEL_R, y + 3 * 54))
+    c = Pic(patch)
+    for k, tiles in enumerate(chests):
         if not tiles:
-            c.draw.text((PANEL_X + 110, row_y + 29), "empty", font=font(22), fill=MUTED, anchor="lm")
+            text(c.draw, (92, k * 54 + 24), "empty", 20, fill=MUTED, anchor="lm")
         for j, tile in enumerate(tiles):
-            _tile_text(c, PANEL_X + 110 + j * 64, row_y, 58, tile)
-    bx = PANEL_X + 110 + 4 * 64 + 30
-    c.draw.rounded_rectangle((bx, y + 20, bx + 130, y + 140), radius=18, fill=BAG_FILL, outline=INK, width=2)
-    c.draw.text((bx + 65, y + 58), "bag", font=font(24, True), fill=INK, anchor="mm")
-    c.draw.text((bx + 65, y + 100), str(view["bag"]["count"]), font=font(36, True), fill=INK, anchor="mm")
+            _tile_text(c, 92 + j * 52, k * 54, 48, tile)
+    bx = patch.width - 112
+    c.draw.rounded_rectangle((bx, 0, bx + 112, 66), radius=14, fill=BAG_FILL, outline=INK, width=2)
+    text(c.draw, (bx + 56, 18), "bag", 20, bold=True, anchor="mm")
+    text(c.draw, (bx + 56, 46), str(bag), 28, bold=True, anchor="mm")
+    text(c.draw, (bx + 56, 90), "treasure", 18, bold=True, anchor="mm")
+    for k, face in enumerate(faces):
+        _map_tile(c, bx + 10 + k * 50, 106, 42, face)
+    return patch
 
 
-def _chip(c: Pic, x: float, y: float, fill: str, text: str) -> float:
+def _chip(c: Pic, x: float, y: float, fill: str, label: str) -> float:
     """A coloured label; returns the x after it."""
-    width = font(22, True).getlength(text) + 16
-    c.draw.rounded_rectangle((x, y, x + width, y + 32), radius=8, fill=fill, outline=INK, width=2)
-    c.draw.text((x + width / 2, y + 16), text, font=font(22, True), fill=text_on(fill), anchor="mm")
-    return x + width + 6
+    sprite = _chip_sprite(fill, label)
+    c.img.paste(sprite, (round(x), round(y)), sprite)
+    return x + sprite.width + 4
+
+
+@lru_cache(maxsize=128)
+def _chip_sprite(fill: str, label: str) -> Image.Image:
+    width = round(text_width(label, 20, True) + 12)
+    s = _sprite(width + 1, 29)
+    s.draw.rounded_rectangle((0, 0, width, 28), radius=7, fill=fill, outline=INK, width=2)
+    text(s.draw, (width / 2, 14), label, 20, bold=True, fill=text_on(fill), anchor="mm")
+    return s.img
 
 
 def _seat_panel(c: Pic, view: dict[str, Any], seat: int, y: int, private: dict[str, Any] | None) -> None:
     p = view["players"][seat]
-    right = WIDTH - 12
+    right = PANEL_R - 12
     acting = seat in view["to_act"]
-    c.img.paste(_seat_frame(_layout(view), y, acting), (PANEL_X - 8, y))
-    _pirate(c, PANEL_X + 22, y + 28, 20, p["colour"])
-    c.draw.text((PANEL_X + 52, y + 28), f"{p['name']} (seat {seat + 1})", font=font(26, True), fill=INK, anchor="lm")
-    c.draw.text((right - 14, y + 28), f"supply {p['supply']} · pub {p['in_pub']}", font=font(22), fill=INK, anchor="rm")
-    if acting:
-        c.draw.text((right - 14, y + 204), f"▶ {_owes(view, seat)}", font=font(24, True), fill=HIGHLIGHT, anchor="rm")
+    c.img.paste(_seat_frame(_layout(view), y, acting, p["colour"], p["name"]), (PANEL_X - 6, y))
+    result = view.get("result")
+    score = result["scores"][str(seat)]["total"] if result else p["score_preview"]["total"]
+    text(c.draw, (right, y + 24), f"{'score' if result else 'now'} {score}", 24, bold=True, anchor="rm")
+    text(c.draw, (PANEL_X + 42 + text_width(p["name"], 24, True), y + 25), f"  supply {p['supply']} · pub {p['in_pub']}",
+         20, anchor="lm")  # fmt: skip
     # collection grouped by type, jokers last
-    x = PANEL_X
+    x = PANEL_X + 4
     counts = dict.fromkeys(TYPES, 0)
     for tile in p["collection"]:
         counts[tile.split(":")[0]] += 1
-    row = y + 50
+    row = y + 46
     if not p["collection"] and not p["jokers"]:
-        c.draw.text((x, row + 16), "no artifacts", font=font(22), fill=MUTED, anchor="lm")
+        text(c.draw, (x, row + 14), "no artifacts", 20, fill=MUTED, anchor="lm")
     for t in TYPES:
         if counts[t]:
             x = _chip(c, x, row, TYPE_FILL[t], f"{TYPE_LETTER[t]}×{counts[t]}")
     if p["jokers"]:
         x = _chip(c, x, row, "#FFFFFF", f"J×{p['jokers']}")
-    _maps_row(c, view, p, seat, y + 88, right, private)
-    # ship stacks
-    stacks = [" ".join(f"{TYPE_LETTER[t.split(':')[0]]}{t.split(':')[1]}" for t in s) for s in p["ship"]]
-    totals = [sum(int(t.split(":")[1]) for t in s) for s in p["ship"]]
-    text = "ship: " + (" ".join(f"[{s}]={v}" for s, v in zip(stacks, totals, strict=True)) or "empty")
-    if font(22).getlength(text) > right - PANEL_X - 12:
-        text = f"ship: {len(stacks)} stacks, {sum(totals)} points"
-    c.draw.text((PANEL_X, y + 144), text, font=font(22), fill=INK, anchor="lm")
-    # score preview, or the final score
-    result = view.get("result")
-    if result:
-        sc = result["scores"][str(seat)]
-        text = (
-            f"pairs {sc['pairs']} + ship {sc['ship']} + stacks {sc['stacks_bonus']} + treasure {sc['treasure']}"
-            f" = {sc['total']}"
-        )
-        c.draw.text((PANEL_X, y + 178), text, font=font(22, True), fill=INK, anchor="lm")
-    else:
-        sp = p["score_preview"]
-        bonus = sp["total"] - sp["pairs"] - sp["ship"]
-        text = f"now: pairs {sp['pairs']} + ship {sp['ship']} + most stacks {bonus} = {sp['total']}"
-        c.draw.text((PANEL_X, y + 178), text, font=font(22), fill=INK, anchor="lm")
+    _maps_row(c, view, p, seat, y + 82, right, private)
+    stacks = [sum(int(t.split(":")[1]) for t in stack) for stack in p["ship"]]
+    ship = f"ship: {len(stacks)} stack{'s' * (len(stacks) != 1)}, {sum(stacks)} points" if stacks else "ship: empty"
+    text(c.draw, (PANEL_X + 4, y + 136), ship, 20, anchor="lm")
+    if acting:
+        text(c.draw, (right, y + 170), f"▶ {_owes(view, seat)}", 22, bold=True, fill=HIGHLIGHT, anchor="rm")
 
 
 def _maps_row(
@@ -426,8 +466,7 @@ def _maps_row(
     private: dict[str, Any] | None,
 ) -> None:
     """Map tiles: parchment = hidden (faces only in the owner's picture or after the game), white = revealed."""
-    c.draw.text((PANEL_X, row + 18), "maps", font=font(22, True), fill=INK, anchor="lm")
-    x = PANEL_X + 76
+    x = PANEL_X + 66
     own = private["maps"] if private is not None and private["seat"] == seat else None
     if view.get("lost_treasure"):
         hidden_faces = [m for m in p["maps_at_end"] if m not in p["maps_revealed"]]
@@ -435,19 +474,19 @@ def _maps_row(
         hidden_faces = own
     faces: list[tuple[str | None, bool]] = [(m, False) for m in hidden_faces or []]
     if hidden_faces is None and p["maps_hidden"]:
-        _map_tile(c, x, row, 36)
-        c.draw.text((x + 42, row + 18), f"×{p['maps_hidden']}", font=font(22, True), fill=INK, anchor="lm")
-        x += 96
+        _map_tile(c, x, row, 34)
+        text(c.draw, (x + 40, row + 17), f"×{p['maps_hidden']}", 22, bold=True, anchor="lm")
+        x += 88
     faces += [(m, True) for m in p["maps_revealed"]]
     if not faces and not p["maps_hidden"]:
-        c.draw.text((x, row + 18), "none", font=font(22), fill=MUTED, anchor="lm")
-    step = min(42, (right - 16 - x) / max(1, len(faces)))
+        text(c.draw, (x, row + 17), "none", 20, fill=MUTED, anchor="lm")
+    step = min(40, (right - 34 - x) / max(1, len(faces)))
     for face, revealed in faces:
         if revealed:
-            c.draw.rounded_rectangle((x, row, x + 36, row + 36), radius=5, fill="#FFFFFF", outline=MAP_EDGE, width=3)
-            c.draw.text((x + 18, row + 18), face, font=font(24, True), fill=INK, anchor="mm")
+            c.draw.rounded_rectangle((x, row, x + 34, row + 34), radius=5, fill="#FFFFFF", outline=MAP_EDGE, width=3)
+            text(c.draw, (x + 17, row + 17), str(face), 22, bold=True, anchor="mm")
         else:
-            _map_tile(c, x, row, 36, face)
+            _map_tile(c, x, row, 34, face)
         x += step
 
 
@@ -464,71 +503,15 @@ def _title(view: dict[str, Any]) -> str:
         return f"{names[result['winners'][0]]} wins {how}. Treasure at {sq}"
     phase = view["phase"].capitalize()
     seat = view["to_act"][0]
-    return f"Martinique · {phase} · {names[seat]} {_owes(view, seat)}"
-
-
-def _legend(c: Pic, y: int) -> None:
-    x = 12.0
-    for t in TYPES:
-        x = _chip(c, x, y, TYPE_FILL[t], TYPE_LETTER[t])
-        icon(c.draw, t, (x + 18, y + 16), 32)
-        x += 42
-        c.draw.text((x, y + 16), t, font=font(22), fill=INK, anchor="lm")
-        x += font(22).getlength(t) + 18
-    y2 = y + 44
-    _map_tile(c, 12, y2, 34)
-    c.draw.text((52, y2 + 17), "map tile (moves 1)", font=font(22), fill=INK, anchor="lm")
-    x = 290.0
-    for colour, name in (("black", "Black pirate"), ("red", "Red pirate")):
-        _pirate(c, x + 17, y2 + 17, 17, colour)
-        c.draw.text((x + 42, y2 + 17), name, font=font(22), fill=INK, anchor="lm")
-        x += 42 + font(22).getlength(name) + 20
-    c.draw.rectangle((x, y2, x + 34, y2 + 34), fill=BEACH_SAND, outline=INK)
-    c.draw.text((x + 42, y2 + 17), "beach", font=font(22), fill=INK, anchor="lm")
-    x += 120
-    c.draw.rectangle((x, y2, x + 34, y2 + 34), fill=HOOK_FILL, outline=INK)
-    c.draw.text((x + 42, y2 + 17), "HOOK (→ pub)", font=font(22), fill=INK, anchor="lm")
-    x += 220
-    c.draw.line((x, y2 + 17, x + 40, y2 + 17), fill=HIGHLIGHT, width=6)
-    c.draw.text((x + 48, y2 + 17), "last move", font=font(22), fill=INK, anchor="lm")
+    return f"Martinique · {phase} · ▶ {names[seat]} {_owes(view, seat)}"
 
 
 def _deduction_mark(c: Pic, cx: float, cy: float, possible: bool) -> None:
     """A white dot where the Lost Treasure may still lie; the same dot crossed out where it is ruled out."""
-    c.draw.ellipse((cx - 8, cy - 8, cx + 8, cy + 8), fill="#FFFFFF", outline=INK if possible else MUTED, width=3)
+    c.draw.ellipse((cx - 7, cy - 7, cx + 7, cy + 7), fill="#FFFFFF", outline=INK if possible else MUTED, width=3)
     if not possible:
-        c.draw.line((cx - 6, cy - 6, cx + 6, cy + 6), fill=HIGHLIGHT, width=3)
-        c.draw.line((cx - 6, cy + 6, cx + 6, cy - 6), fill=HIGHLIGHT, width=3)
-
-
-def _deduction(c: Pic, private: dict[str, Any], y: int) -> None:
-    c.draw.rectangle((0, y, WIDTH, y + PRIVATE_EXTRA), fill=PRIVATE_FILL)
-    maps = private["maps"]
-    head = "Your secret map tiles:" + ("" if maps else " none")
-    c.draw.text((12, y + 26), head, font=plain_font(24, True), fill=INK, anchor="lm")
-    x = 12 + int(plain_font(24, True).getlength(head)) + 14
-    for face in maps:
-        _map_tile(c, x, y + 6, 42, face)
-        x += 48
-    cx = x + 30
-    _deduction_mark(c, cx, y + 26, True)
-    count = len(private["candidates"])
-    text = f"= still possible ({count} square{'s' if count != 1 else ''})"
-    c.draw.text((cx + 16, y + 26), text, font=plain_font(24), fill=INK, anchor="lm")
-    cx += int(plain_font(24).getlength(text)) + 46
-    _deduction_mark(c, cx, y + 26, False)
-    c.draw.text((cx + 16, y + 26), "= ruled out", font=plain_font(24), fill=INK, anchor="lm")
-    excluded = set(private["excluded_letters"]) | set(private["excluded_numbers"])
-    x = 12
-    row = y + 82
-    c.draw.text((x, row), "Treasure:", font=plain_font(24, True), fill=INK, anchor="lm")
-    x = 175
-    for k, label in enumerate(LETTERS + NUMBERS):
-        cx = x + k * 46 + (30 if k >= 8 else 0)
-        out = label in excluded
-        c.draw.text((cx, row), label, font=plain_font(30, True), fill=MUTED if out else INK, anchor="mm")
-        if out:
-            c.draw.line((cx - 16, row + 14, cx + 16, row - 14), fill=HIGHLIGHT, width=5)
+        c.draw.line((cx - 5, cy - 5, cx + 5, cy + 5), fill=HIGHLIGHT, width=3)
+        c.draw.line((cx - 5, cy + 5, cx + 5, cy - 5), fill=HIGHLIGHT, width=3)
 
 
 def _layout(view: dict[str, Any]) -> tuple[tuple[str, bool, bool, bool], ...]:
@@ -536,32 +519,81 @@ def _layout(view: dict[str, Any]) -> tuple[tuple[str, bool, bool, bool], ...]:
     return tuple((sq, info["beach"], info["scroll"], info["hook"]) for sq, info in view["squares"].items())
 
 
-def render(view: dict[str, Any], *, seat: int | None = None) -> bytes:
-    """The board as a PNG. With ``seat`` (and that seat's view), add its secret map tiles and deductions."""
-    private = view.get("private") if seat is not None else None
-    height = HEIGHT + (PRIVATE_EXTRA if private is not None else 0)
-    img = _base(_layout(view), height).copy()
+def _picture(view: dict[str, Any], private: dict[str, Any] | None = None) -> Image.Image:
+    img = _base(_layout(view)).copy()
     c = Pic(img)
-    c.draw.text((12, 26), _title(view), font=font(30, True), fill=INK, anchor="lm")
+    title = _title(view)
+    text(c.draw, (8, 8), title, fit_size(title, 26, WIDTH - 16, bold=True, smallest=18), bold=True)
     _island(c, view, private)
-    _pub(c, view, 60)
-    _chests(c, view, 150)
+    _pub(c, view)
+    _chests(c, view, CHESTS_Y)
     for s in range(2):
-        _seat_panel(c, view, s, 350 + s * (PANEL_H + 10), private)
-    if private is not None:
-        _deduction(c, private, HEIGHT)
-    return _encode(img)
+        _seat_panel(c, view, s, SEAT_Y + s * (PANEL_H + 8), private)
+    return img
+
+
+def render(view: dict[str, Any], *, seat: int | None = None) -> bytes:
+    """The board as a PNG. With ``seat`` (and that seat's view), its secret map tiles face up and its deductions."""
+    private = view.get("private") if seat is not None else None
+    return _encode(_picture(view, private))
+
+
+def focus(view: dict[str, Any], seat: int | None = None) -> Box | None:
+    """Where a close-up looks: the squares of the last move, else ``seat``'s pirates on the island."""
+    last = view.get("last_move")
+    squares = list(last["path"]) + list(last["passed"]) if last else []
+    if not squares and seat is not None:
+        colour = view["players"][seat]["colour"]
+        squares = [sq for sq, info in view["squares"].items() if info["pirate"] == colour]
+    boxes = []
+    for sq in squares:
+        x, y = _cell_origin(sq)
+        boxes.append((x, y, x + CELL, y + CELL))
+    return union(boxes)
+
+
+def zoom(view: dict[str, Any], seat: int | None = None) -> bytes:
+    """A full-resolution close-up of the island around :func:`focus` (public view only)."""
+    return _encode(close_up(_picture(view, None), focus(view, seat), (0, 40, ISLAND_R + 8, HEIGHT)))
+
+
+def caption(view: dict[str, Any], seat: int | None = None) -> str:
+    """The fine print: each seat's score in parts and its ship's stacks, and what the tile letters mean. A seat's
+    own picture leaves nothing out (its map tiles and deductions are in its summary)."""
+    if seat is not None:
+        return ""
+    lines = []
+    result = view.get("result")
+    for s, p in enumerate(view["players"]):
+        stacks = " ".join("[" + " ".join(_short(t) for t in stack) + "]" for stack in p["ship"]) or "empty"
+        if result:
+            sc = result["scores"][str(s)]
+            score = (
+                f"pairs {sc['pairs']} + ship {sc['ship']} + stacks {sc['stacks_bonus']} + treasure {sc['treasure']}"
+                f" = **{sc['total']}**"
+            )
+        else:
+            sp = p["score_preview"]
+            score = f"pairs {sp['pairs']} + ship {sp['ship']} + most stacks {sp['total'] - sp['pairs'] - sp['ship']}"
+            score += f" = **{sp['total']}**"
+        lines.append(f"{p['name']}: {score} · ship {stacks}")
+    lines.append(KEY + "Tiles: " + ", ".join(f"{TYPE_LETTER[t]} {t}" for t in TYPES) + "; ? map tile (moves 1)")
+    return "\n".join(lines)
+
+
+def _short(tile: str) -> str:
+    kind, value = tile.split(":")
+    return f"{TYPE_LETTER[kind]}{value}"
 
 
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
     """Every colour this renderer paints, plus the anti-aliasing blends of ink and white over each."""
     base = [INK, PAPER, SEA, HIGHLIGHT, MUTED, SAND, BEACH_SAND, HOOK_FILL, MAP_FILL, MAP_EDGE, MAP_INK, GRID_LINE]
-    base += [PANEL_FILL, BAG_FILL, PRIVATE_FILL, TREASURE_RED, "#FFFFFF", "#000000", *PIRATE_FILL.values()]
+    base += [PANEL_FILL, BAG_FILL, TREASURE_RED, "#FFFFFF", "#000000", *PIRATE_FILL.values()]
     base += list(TYPE_FILL.values())
     base = list(dict.fromkeys(base))
     pairs = [(fg, bg) for fg in (INK, "#FFFFFF") for bg in base]
-    base += [c for name in ("skull", "parrot", "bottle", "musket", "key", "telescope") for c in ICON[name]]
     pairs += [
         (fg, bg) for fg in (HIGHLIGHT, TREASURE_RED, MAP_INK) for bg in (PAPER, SAND, BEACH_SAND, MAP_FILL, PANEL_FILL)
     ]

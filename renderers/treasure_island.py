@@ -1,5 +1,10 @@
-"""Treasure Island pictures (spec §6): the island, every search and hint, the calendar strip, and each seat's
-private overlays. Drawn from a view dict only; the static island art is cached per map.
+"""Treasure Island pictures (spec §6): the island, every search and hint, the calendar, and each seat's private
+overlays. Drawn from a view dict only; the static island art is cached per map.
+
+Drawn for Discord's inline preview (550×350, half this landscape canvas): the map with everything a search or a hint
+has ruled out, the miniatures, Long John Silver's tower, the calendar and who is acting stay in the picture; the
+characters' owners and specials, the counts (chests, bluffs, hands) and the key to the map's marks go to
+:func:`caption`.
 """
 
 from __future__ import annotations
@@ -13,15 +18,16 @@ from typing import Any
 from PIL import Image, ImageChops, ImageDraw
 
 from renderers import common
-from renderers.common import INK, PAPER, SEA, font, plain_font
+from renderers.common import INK, PAPER, SEA, text
 
-PX = 25  # pixels per mile
-FRAME = 50
+WIDTH, HEIGHT = 1100, 700  # twice the 550×350 preview: every label is at least 16 px
+PX = 24  # pixels per mile
+FRAME_X, FRAME_Y = 28, 24  # the labelled frame, left and top (the right and bottom edges need no labels)
 MAP_W, MAP_H = 36, 28
 W_NODES, H_NODES = 73, 57
-CANVAS_W = 1000
-MAP_PX_W = FRAME * 2 + MAP_W * PX  # 1000
-MAP_PX_H = FRAME * 2 + MAP_H * PX  # 800
+MAP_R = FRAME_X + MAP_W * PX  # 892
+PANEL_X = MAP_R + 8
+PANEL_R = WIDTH - 3
 
 COLOURS = {"anne": "#E69F00", "olivier": "#56B4E9", "jim": "#009E73", "charlotte": "#CC79A7", "ben": "#D55E00"}
 TERRAIN = {
@@ -37,11 +43,11 @@ EVENT_TAG = {"starting": "SH", "black": "BH", "blackspot": "☠", "prison": "P",
 
 
 def X(x: float) -> float:
-    return FRAME + x * PX
+    return FRAME_X + x * PX
 
 
 def Y(y: float) -> float:
-    return FRAME + (MAP_H - y) * PX
+    return FRAME_Y + (MAP_H - y) * PX
 
 
 def XY(p: list[float] | tuple[float, float]) -> tuple[float, float]:
@@ -72,43 +78,35 @@ def cells(mask: int) -> tuple[Image.Image, tuple[int, int]] | None:
     left, top, right, bottom = box
     half = PX / 2
     patch = small.crop(box).resize((round((right - left) * half), round((bottom - top) * half)), Image.NEAREST)
-    return patch, (round(FRAME - PX / 4 + left * half), round(FRAME - PX / 4 + top * half))
+    return patch, (round(FRAME_X - PX / 4 + left * half), round(FRAME_Y - PX / 4 + top * half))
 
 
 def _pattern(kind: str, colour: str) -> Image.Image:
-    tile = Image.new("RGBA", (MAP_PX_W, MAP_PX_H), (0, 0, 0, 0))
+    tile = Image.new("RGBA", (WIDTH, HEIGHT), (0, 0, 0, 0))
     d = ImageDraw.Draw(tile)
-    if kind == "stipple":
-        for y in range(0, MAP_PX_H, 7):
-            for x in range((y // 7) % 2 * 3, MAP_PX_W, 7):
-                d.point((x, y), fill=colour)
-    elif kind == "dots":
-        for y in range(0, MAP_PX_H, 9):
-            for x in range((y // 9) % 2 * 4, MAP_PX_W, 9):
-                d.ellipse((x, y, x + 2, y + 2), fill=colour)
-    elif kind == "trees":
-        for y in range(4, MAP_PX_H, 14):
-            for x in range((y // 14) % 2 * 7, MAP_PX_W, 14):
+    if kind == "trees":
+        for y in range(4, HEIGHT, 14):
+            for x in range((y // 14) % 2 * 7, WIDTH, 14):
                 d.polygon([(x, y + 8), (x + 4, y), (x + 8, y + 8)], fill=colour)
     elif kind == "dashes":
-        for y in range(0, MAP_PX_H, 8):
-            for x in range((y // 8) % 2 * 6, MAP_PX_W, 12):
+        for y in range(0, HEIGHT, 8):
+            for x in range((y // 8) % 2 * 6, WIDTH, 12):
                 d.line((x, y, x + 6, y), fill=colour, width=2)
     elif kind == "houses":
-        for y in range(3, MAP_PX_H, 14):
-            for x in range(3, MAP_PX_W, 14):
+        for y in range(3, HEIGHT, 14):
+            for x in range(3, WIDTH, 14):
                 d.rectangle((x, y + 4, x + 7, y + 9), fill=colour)
                 d.polygon([(x - 1, y + 4), (x + 3.5, y), (x + 8, y + 4)], fill=colour)
     elif kind == "hatch":
-        for c in range(-MAP_PX_H, MAP_PX_W, 8):
-            d.line((c, MAP_PX_H, c + MAP_PX_H, 0), fill=colour, width=2)
+        for c in range(-HEIGHT, WIDTH, 8):
+            d.line((c, HEIGHT, c + HEIGHT, 0), fill=colour, width=2)
     elif kind == "light_hatch":
-        for c in range(-MAP_PX_H, MAP_PX_W, 12):
-            d.line((c, 0, c + MAP_PX_H, MAP_PX_H), fill=colour, width=1)
+        for c in range(-HEIGHT, WIDTH, 14):
+            d.line((c, 0, c + HEIGHT, HEIGHT), fill=colour, width=1)
     elif kind == "cross":
-        for c in range(-MAP_PX_H, MAP_PX_W, 10):
-            d.line((c, MAP_PX_H, c + MAP_PX_H, 0), fill=colour, width=1)
-            d.line((c, 0, c + MAP_PX_H, MAP_PX_H), fill=colour, width=1)
+        for c in range(-HEIGHT, WIDTH, 10):
+            d.line((c, HEIGHT, c + HEIGHT, 0), fill=colour, width=1)
+            d.line((c, 0, c + HEIGHT, HEIGHT), fill=colour, width=1)
     return tile
 
 
@@ -137,7 +135,7 @@ def _fill(base: Image.Image, region: Image.Image, colour: str, pat: str | None, 
 
 
 def _region(draw_fn: Any) -> Image.Image:
-    m = Image.new("L", (MAP_PX_W, MAP_PX_H), 0)
+    m = Image.new("L", (WIDTH, HEIGHT), 0)
     draw_fn(ImageDraw.Draw(m))
     return m
 
@@ -145,15 +143,17 @@ def _region(draw_fn: Any) -> Image.Image:
 @lru_cache(maxsize=4)
 def base_map(map_json: str) -> Image.Image:
     mp = json.loads(map_json)
-    img = Image.new("RGB", (MAP_PX_W, MAP_PX_H), PAPER)
+    img = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
     d = ImageDraw.Draw(img)
-    d.rectangle((FRAME, FRAME, X(MAP_W), Y(0)), fill=SEA)
+    d.rectangle((FRAME_X, FRAME_Y, X(MAP_W), Y(0)), fill=SEA)
     coast = _poly(mp["coast"])
     land = _region(lambda m: m.polygon(coast, fill=255))
     _fill(img, land, TERRAIN["grass"], None, "")
     beach = _region(lambda m: m.line([*coast, coast[0]], fill=255, width=PX * 2, joint="curve"))
     beach = Image.composite(beach, Image.new("L", beach.size, 0), land)
-    _fill(img, beach, TERRAIN["beach"], "dots", "#B89A50")
+    # no texture on the beach and hills: the beach is the band along the coast and the hills carry their contour
+    # lines, so neither needs colour to be told apart, and textures are what makes this picture slow to encode
+    _fill(img, beach, TERRAIN["beach"], None, "")
     hills = Image.new("L", land.size, 0)
     hd = ImageDraw.Draw(hills)
     for h in mp["hills"]:
@@ -161,7 +161,7 @@ def base_map(map_json: str) -> Image.Image:
         cx, cy = XY(h["centre"])
         hd.ellipse((cx - a * PX, cy - b * PX, cx + a * PX, cy + b * PX), fill=255)
     hills = Image.composite(hills, Image.new("L", land.size, 0), land)
-    _fill(img, hills, TERRAIN["hills"], "stipple", "#8C6D3C")
+    _fill(img, hills, TERRAIN["hills"], None, "")
     looks = {"forest": ("trees", "#1F4F1F"), "marsh": ("dashes", "#2F6F5F"), "town": ("houses", "#505050")}
     for area in mp["areas"]:
         poly = _poly(area["poly"])
@@ -169,12 +169,11 @@ def base_map(map_json: str) -> Image.Image:
         pat, pc = looks[area["kind"]]
         _fill(img, reg, TERRAIN[area["kind"]], pat, pc)
     d = ImageDraw.Draw(img)
-    # contour lines with their level numbers
+    # contour lines (their level numbers would be too small to read in a preview; the levels rise inwards)
     for h in mp["hills"]:
         cx, cy = XY(h["centre"])
-        for lvl, (a, b) in enumerate(h["levels"], start=1):
+        for a, b in h["levels"]:
             d.ellipse((cx - a * PX, cy - b * PX, cx + a * PX, cy + b * PX), outline="#8B5A2B", width=1)
-            d.text((cx, cy - b * PX), str(lvl), font=font(11), fill="#6B3A1B", anchor="mm")
     # the river, over land only
     river_layer = _region(lambda m: m.line(_poly(mp["river"]), fill=255, width=3))
     river_layer = Image.composite(river_layer, Image.new("L", land.size, 0), land)
@@ -184,7 +183,7 @@ def base_map(map_json: str) -> Image.Image:
     step = 2
     cols, rows = MAP_W * PX // step, MAP_H * PX // step
     lab = Image.frombytes(
-        "L", (cols, rows), b"".join(_nearest_seed_row(seeds, FRAME + r * step, cols, step) for r in range(rows))
+        "L", (cols, rows), b"".join(_nearest_seed_row(seeds, FRAME_Y + r * step, cols, step) for r in range(rows))
     )
     # a sample is on a border when its east or south neighbour has another label; each is a 2x2 px dot
     here = lab.crop((0, 0, cols - 1, rows - 1))
@@ -194,7 +193,7 @@ def base_map(map_json: str) -> Image.Image:
     )
     dots = changes.point([0] + [255] * 255).resize(((cols - 1) * step, (rows - 1) * step), Image.Resampling.NEAREST)
     border = Image.new("L", land.size, 0)
-    border.paste(dots, (FRAME, FRAME))
+    border.paste(dots, (FRAME_X, FRAME_Y))
     border = Image.composite(border, Image.new("L", land.size, 0), land)
     img.paste(Image.new("RGB", img.size, "#404040"), (0, 0), border)
     # red zones: translucent fill, dense hatch, solid outline
@@ -211,36 +210,42 @@ def base_map(map_json: str) -> Image.Image:
         d.line([*poly, poly[0]], fill=RED, width=3)
     d.line([*coast, coast[0]], fill="#2A5D7A", width=2)
     # grid and frame labels
-    for x in range(MAP_W + 1):
-        col = (0, 0, 0, 70) if x % 2 == 0 else (0, 0, 0, 30)
-        d.line((X(x), Y(0), X(x), Y(MAP_H)), fill=col, width=1)
-    for y in range(MAP_H + 1):
-        col = (0, 0, 0, 70) if y % 2 == 0 else (0, 0, 0, 30)
-        d.line((X(0), Y(y), X(MAP_W), Y(y)), fill=col, width=1)
-    d.rectangle((FRAME, FRAME, X(MAP_W), Y(0)), outline=INK, width=2)
+    # a line every 2 miles (the labelled ones) and a tick every mile on the frame: a full 1-mile grid over the
+    # textured island was a third of the picture's bytes and encoding time
     for x in range(0, MAP_W + 1, 2):
-        d.text((X(x), FRAME - 14), str(x), font=font(15, bold=True), fill=INK, anchor="mm")
-        d.text((X(x), Y(0) + 14), str(x), font=font(15, bold=True), fill=INK, anchor="mm")
+        d.line((X(x), Y(0), X(x), Y(MAP_H)), fill=(0, 0, 0, 60), width=1)
     for y in range(0, MAP_H + 1, 2):
-        d.text((FRAME - 16, Y(y)), str(y), font=font(15, bold=True), fill=INK, anchor="mm")
-        d.text((X(MAP_W) + 16, Y(y)), str(y), font=font(15, bold=True), fill=INK, anchor="mm")
+        d.line((X(0), Y(y), X(MAP_W), Y(y)), fill=(0, 0, 0, 60), width=1)
+    for x in range(1, MAP_W, 2):
+        d.line((X(x), Y(MAP_H), X(x), Y(MAP_H) + 6), fill=INK, width=1)
+        d.line((X(x), Y(0) - 6, X(x), Y(0)), fill=INK, width=1)
+    for y in range(1, MAP_H, 2):
+        d.line((X(0), Y(y), X(0) + 6, Y(y)), fill=INK, width=1)
+        d.line((X(MAP_W) - 6, Y(y), X(MAP_W), Y(y)), fill=INK, width=1)
+    d.rectangle((FRAME_X, FRAME_Y, X(MAP_W), Y(0)), outline=INK, width=2)
+    for x in range(0, MAP_W + 1, 2):
+        text(d, (X(x), FRAME_Y / 2), str(x), 16, bold=True, anchor="mm")
+    for y in range(0, MAP_H + 1, 2):
+        text(d, (FRAME_X / 2, Y(y)), str(y), 16, bold=True, anchor="mm")
+    _static_labels(ImageDraw.Draw(img), mp)
     return img
 
 
 @lru_cache(maxsize=4)
 def palette(map_json: str) -> Image.Image:
     """The fixed palette for pictures of this map: the flat colours and text blends the renderer paints, plus an
-    adaptive set fitted once to the island art under each overlay it can carry (the grey wash, the search tints,
-    Silver's darkening). Mapping onto it costs a few milliseconds where an adaptive quantise of every picture
+    adaptive set fitted once to the island art under each overlay it can carry (the grey wash, the pale veil, the
+    search tints, Silver's darkening). Mapping onto it costs a few milliseconds where an adaptive quantise of every picture
     costs several times that, and it depends on the map alone."""
-    small = base_map(map_json).resize((MAP_PX_W // 2, MAP_PX_H // 2), Image.Resampling.NEAREST)
-    washed = Image.blend(small, Image.new("RGB", small.size, "#9A9A9A"), 90 / 255)
-    sheets = [small, washed]
-    for colour, alpha in (("#3A3A3A", 120), ("#202020", 110), ("#0072B2", 70)):
+    small = base_map(map_json).resize((WIDTH // 2, HEIGHT // 2), Image.Resampling.NEAREST)
+    washed = Image.blend(small, Image.new("RGB", small.size, WASH), WASH_ALPHA / 255)
+    veiled = Image.blend(small, Image.new("RGB", small.size, VEIL), VEIL_ALPHA / 255)
+    sheets = [small, washed, veiled]
+    for colour, alpha in (("#202020", 110), ("#0072B2", 70), (OWN_WASH, WASH_ALPHA)):
         sheets.append(Image.blend(small, Image.new("RGB", small.size, colour), alpha / 255))
     for colour in COLOURS.values():
-        for under in (small, washed):
-            sheets.append(Image.blend(under, Image.new("RGB", small.size, colour), 70 / 255))
+        for under in (small, washed, veiled):
+            sheets.append(Image.blend(under, Image.new("RGB", small.size, colour), SEARCH_ALPHA / 255))
     sample = Image.new("RGB", (small.width, small.height * len(sheets)))
     for k, sheet in enumerate(sheets):
         sample.paste(sheet, (0, k * small.height))
@@ -282,7 +287,7 @@ def _nearest_seed_row(seeds: list[tuple[float, float]], py: float, cols: int, st
     row = bytearray(cols)
 
     def label(c: int) -> int:
-        return _nearest_seed(seeds, FRAME + c * step, py)
+        return _nearest_seed(seeds, FRAME_X + c * step, py)
 
     stack = [(0, cols - 1, label(0), label(cols - 1))]
     while stack:
@@ -301,14 +306,15 @@ def _nearest_seed_row(seeds: list[tuple[float, float]], py: float, cols: int, st
 def halo_text(
     d: ImageDraw.ImageDraw,
     xy: tuple[float, float],
-    text: str,
-    size: int,
+    label: str,
+    size: int = 16,
     fill: str = INK,
     bold: bool = True,
     private: bool = False,
 ) -> None:
-    face = plain_font if private else font  # a seat's own deductions are never remembered
-    d.text(xy, text, font=face(size, bold), fill=fill, anchor="mm", stroke_width=3, stroke_fill="#FFFFFF")
+    """A map label on a white halo, so it reads over any terrain. A seat's own deductions (``private``) are never
+    remembered."""
+    text(d, xy, label, size, fill=fill, bold=bold, anchor="mm", stroke=3, stroke_fill="#FFFFFF", private=private)
 
 
 @lru_cache(maxsize=16)
@@ -325,16 +331,36 @@ def _dashed_ring(fx: float, fy: float) -> Image.Image:
     return ring
 
 
-def _labels(img: Image.Image, d: ImageDraw.ImageDraw, v: dict[str, Any]) -> None:
-    mp = v["map"]
+def _static_labels(d: ImageDraw.ImageDraw, mp: dict[str, Any]) -> None:
+    """The map's own names and marks, drawn once into the island art (under every overlay; their halos keep them
+    readable through the wash): districts, red zones, towers, landmarks and the starting spots' crosses."""
     for dd in mp["districts"]:
-        halo_text(d, XY(dd["label"]), dd["id"], 16)
+        halo_text(d, XY(dd["label"]), dd["id"], 18)
     for rz in mp["restricted"]:
         xs = [p[0] for p in rz["poly"]]
         ys = [p[1] for p in rz["poly"]]
-        halo_text(d, (X(sum(xs) / len(xs)), Y(min(ys)) + 9), rz["id"], 12, fill=RED)
-    used = set(v["miniatures"])
-    for c, p in mp["spots"].items():
+        halo_text(d, (X(sum(xs) / len(xs)), Y(min(ys)) + 10), rz["id"], 16, fill=RED)
+    for p in mp["spots"].values():
+        cx, cy = XY(p)
+        d.line((cx - 5, cy - 5, cx + 5, cy + 5), fill=INK, width=2)
+        d.line((cx - 5, cy + 5, cx + 5, cy - 5), fill=INK, width=2)
+    for t in mp["towers"]:
+        cx, cy = XY(t["pos"])
+        d.rectangle((cx - 6, cy - 6, cx + 6, cy + 6), fill=INK)
+        halo_text(d, (cx + 20, cy - 13), t["id"], 16)
+    for lm in mp["landmarks"]:
+        cx, cy = XY(lm["pos"])
+        d.polygon([(cx, cy - 7), (cx + 7, cy), (cx, cy + 7), (cx - 7, cy)], fill="#F0E442", outline=INK)
+        halo_text(d, (cx - 17, cy + 12), lm["id"], 16)
+
+
+@lru_cache(maxsize=4)
+def game_base(map_json: str, used: tuple[str, ...]) -> Image.Image:
+    """The island art of one game: the starting circles of the characters in play drawn solid in their colours,
+    the others dashed."""
+    img = base_map(map_json).copy()
+    d = ImageDraw.Draw(img)
+    for c, p in json.loads(map_json)["spots"].items():
         cx, cy = XY(p)
         r = 2 * PX
         if c in used:
@@ -343,23 +369,16 @@ def _labels(img: Image.Image, d: ImageDraw.ImageDraw, v: dict[str, Any]) -> None
             ring = _dashed_ring(cx - int(cx), cy - int(cy))
             half = (ring.width - 1) // 2
             img.paste(ring, (int(cx) - half, int(cy) - half), ring)
-        d.line((cx - 5, cy - 5, cx + 5, cy + 5), fill=INK, width=2)
-        d.line((cx - 5, cy + 5, cx + 5, cy - 5), fill=INK, width=2)
-    tower = v["silver"]["tower"]
-    for t in mp["towers"]:
-        cx, cy = XY(t["pos"])
-        here = t["id"] == tower
-        s = 8 if here else 6
-        d.rectangle(
-            (cx - s, cy - s, cx + s, cy + s), fill=INK, outline="#FFFFFF" if here else INK, width=3 if here else 1
-        )
-        if here:
-            d.text((cx, cy), "L", font=font(12, True), fill="#FFFFFF", anchor="mm")
-        halo_text(d, (cx + 16, cy - 12), t["id"], 13)
-    for lm in mp["landmarks"]:
-        cx, cy = XY(lm["pos"])
-        d.polygon([(cx, cy - 7), (cx + 7, cy), (cx, cy + 7), (cx - 7, cy)], fill="#F0E442", outline=INK)
-        halo_text(d, (cx - 15, cy + 11), lm["id"], 12)
+    return img
+
+
+def _tower(d: ImageDraw.ImageDraw, v: dict[str, Any]) -> None:
+    """Long John Silver's tower: a larger square with a white "L"."""
+    for t in v["map"]["towers"]:
+        if t["id"] == v["silver"]["tower"]:
+            cx, cy = XY(t["pos"])
+            d.rectangle((cx - 11, cy - 11, cx + 11, cy + 11), fill=INK, outline="#FFFFFF", width=3)
+            text(d, (cx, cy), "L", 16, bold=True, fill="#FFFFFF", anchor="mm")
 
 
 def _overlay_mask(img: Image.Image, mask: int, colour: str, alpha: int, pat: str | None = None) -> None:
@@ -377,14 +396,14 @@ def _overlay_mask(img: Image.Image, mask: int, colour: str, alpha: int, pat: str
 
 
 @lru_cache(maxsize=2)
-def washed_map(map_json: str) -> Image.Image:
+def washed_map(map_json: str, used: tuple[str, ...]) -> Image.Image:
     """The whole island under the grey wash, made exactly as :func:`_overlay_mask` would tint it."""
-    img = base_map(map_json).copy()
+    img = game_base(map_json, used).copy()
     img.paste(WASH, None, Image.new("L", img.size, WASH_ALPHA))
     return img
 
 
-def _wash(img: Image.Image, map_json: str, mask: int) -> None:
+def _wash(img: Image.Image, map_json: str, used: tuple[str, ...], mask: int) -> None:
     """The grey wash over the untouched island: copying the pre-washed art through the cells is the same
     pixels as tinting them, at a third of the cost on the large areas a late game rules out."""
     got = cells(mask)
@@ -392,37 +411,57 @@ def _wash(img: Image.Image, map_json: str, mask: int) -> None:
         return
     layer, (ox, oy) = got
     box = (ox, oy, ox + layer.size[0], oy + layer.size[1])
-    img.paste(washed_map(map_json).crop(box), box, layer)
+    img.paste(washed_map(map_json, used).crop(box), box, layer)
 
 
-WASH, WASH_ALPHA = "#9A9A9A", 90
+# dark enough to read as "ruled out" at half size, light enough to keep the terrain under it legible
+WASH, WASH_ALPHA = "#4A4A4A", 130
+VEIL, VEIL_ALPHA = "#FFFFFF", 120
+OWN_WASH = "#1C2E6E"
+SEARCH_ALPHA = 80
 _NOT_LAST_COL = sum(1 << (j * W_NODES + W_NODES - 1) for j in range(H_NODES))
 
 
-def _hint_border(d: ImageDraw.ImageDraw, mask: int, legal: int, day: int) -> None:
-    """A dashed edge between 4-neighbour legal nodes on either side of the true region, with a boxed day tag."""
+@lru_cache(maxsize=64)
+def _hint_dashes(
+    true_mask: str, legal_mask: str
+) -> tuple[tuple[tuple[float, float, float, float], ...], tuple[float, float] | None]:
+    """One hint's border: a dash between 4-neighbour legal nodes on either side of its true region (every other
+    node, so the line is dashed), and where its day tag goes. A hint never changes, so this is worked out once."""
+    mask, legal = mask_bits(true_mask), mask_bits(legal_mask)
     half = PX / 4
     east = (mask ^ (mask >> 1)) & legal & (legal >> 1) & ~_NOT_LAST_COL
     north = (mask ^ (mask >> W_NODES)) & legal & (legal >> W_NODES)
+    dashes: list[tuple[float, float, float, float]] = []
     points: list[tuple[float, float]] = []
     for k in _bits(east):
         i, j = k % W_NODES, k // W_NODES
-        x = X((i + 0.5) / 2)
-        points.append((x, Y(j / 2)))
+        x, y = X((i + 0.5) / 2), Y(j / 2)
+        points.append((x, y))
         if j % 2 == 0:
-            d.line((x, Y(j / 2) - half, x, Y(j / 2) + half), fill=INK, width=2)
+            dashes.append((x, y - half, x, y + half))
     for k in _bits(north):
         i, j = k % W_NODES, k // W_NODES
-        y = Y((j + 0.5) / 2)
-        points.append((X(i / 2), y))
+        x, y = X(i / 2), Y((j + 0.5) / 2)
+        points.append((x, y))
         if i % 2 == 0:
-            d.line((X(i / 2) - half, y, X(i / 2) + half, y), fill=INK, width=2)
-    if points:
-        px, py = sorted(points)[len(points) // 2]
-        label = f"H{day}"
-        w = font(12, True).getlength(label) + 6
-        d.rectangle((px - w / 2, py - 9, px + w / 2, py + 9), fill="#FFFFFF", outline=INK, width=1)
-        d.text((px, py), label, font=font(12, True), fill=INK, anchor="mm")
+            dashes.append((x - half, y, x + half, y))
+    return tuple(dashes), (sorted(points)[len(points) // 2] if points else None)
+
+
+def _hint_borders(d: ImageDraw.ImageDraw, v: dict[str, Any]) -> None:
+    """Every hint's border as a dashed black line with a boxed day tag."""
+    tags = []
+    for h in v["hints"]:
+        dashes, tag = _hint_dashes(h["true_mask"], v["legal_mask"])
+        for dash in dashes:
+            d.line(dash, fill=INK, width=2)
+        if tag is not None:
+            tags.append((tag, f"H{h['day']}"))
+    for (px, py), label in tags:
+        w = common.text_width(label, 16, True) + 8
+        d.rectangle((px - w / 2, py - 11, px + w / 2, py + 11), fill="#FFFFFF", outline=INK, width=1)
+        text(d, (px, py), label, 16, bold=True, anchor="mm")
 
 
 def _bits(mask: int) -> list[int]:
@@ -438,53 +477,93 @@ def _letter(v: dict[str, Any], m: str) -> str:
     return v["miniatures"][m]["letter"]
 
 
-def draw_map(v: dict[str, Any], seat: int | None) -> Image.Image:
-    map_json = json.dumps(v["map"], sort_keys=True)
-    img = base_map(map_json).copy()
+def _layers(v: dict[str, Any], map_json: str, seat: int | None, priv: dict[str, Any] | None) -> Image.Image:
+    """The island with what the game has found out on it: the wash, searches, hints, labels and fog, and ``seat``'s
+    private layers when ``priv`` is given."""
+    used = tuple(v["miniatures"])
+    img = game_base(map_json, used).copy()
     legal = mask_bits(v["legal_mask"])
-    priv = v.get("private") if seat is not None else None
     # public certainties: nodes nobody can still hold the treasure on are washed grey
     cands = mask_bits(v["public_candidates"])
-    _wash(img, map_json, legal & ~cands)
+    _wash(img, map_json, used, legal & ~cands)
     if priv and priv.get("certain_excluded") and seat != v["silver_seat"]:
+        # what only this pirate has ruled out: navy, unlike the public grey wash (a hatch made the picture too big)
         ex = mask_bits(priv["certain_excluded"]) & legal & cands
-        _overlay_mask(img, ex, "#3A3A3A", 120)
+        _overlay_mask(img, ex, OWN_WASH, WASH_ALPHA)
+    # one tint per searcher over all its searches: one paste each instead of one per search
+    searched: dict[str, int] = {}
     for sr in v["searches"]:
-        _overlay_mask(img, mask_bits(sr["covered"]), COLOURS[sr["by"]], 70, "cross")
-    # the false side of the latest hint (and, for a pirate, of every hint since the first) is hatched; every
-    # hatch is the same opaque pattern, so one pass over the union draws what one pass per hint would
-    hatched = legal & ~mask_bits(v["hints"][-1]["true_mask"]) if v["hints"] else 0
+        searched[sr["by"]] = searched.get(sr["by"], 0) | mask_bits(sr["covered"])
+    for who, covered in searched.items():
+        _overlay_mask(img, covered, COLOURS[who], SEARCH_ALPHA)
+    # the false side of the latest hint (and, for a pirate, of every hint since the first) is veiled pale: a hint
+    # may be a bluff, so unlike the dark wash this is "unlikely", not "ruled out". A veil, not a hatch: it reads at
+    # half size and keeps the picture small. One pass over the union draws what one pass per hint would.
+    veiled = legal & ~mask_bits(v["hints"][-1]["true_mask"]) if v["hints"] else 0
     if priv and seat != v["silver_seat"]:
         for h in v["hints"][1:]:
-            hatched |= legal & ~mask_bits(h["true_mask"])
-    if hatched:
-        _overlay_mask(img, hatched, "#303030", 0, "light_hatch")
+            veiled |= legal & ~mask_bits(h["true_mask"])
+    if veiled:
+        _overlay_mask(img, veiled, VEIL, VEIL_ALPHA)
     if priv and seat == v["silver_seat"] and v["step"] == "bury" and priv.get("reach"):
         _overlay_mask(img, legal & ~mask_bits(priv["reach"]), "#202020", 110)
     if priv and seat == v["silver_seat"] and priv.get("choice_region"):
         # the vaguest statement still open to him, as the pirates would see it: its true side tinted blue
         _overlay_mask(img, mask_bits(priv["choice_region"]), "#0072B2", 70)
     d = ImageDraw.Draw(img, "RGBA")
-    for h in v["hints"]:
-        _hint_border(d, mask_bits(h["true_mask"]), legal, h["day"])
+    _hint_borders(d, v)
     for sr in v["searches"]:
         cx, cy = XY(sr["centre"])
         r = sr["radius"] * PX
-        d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=COLOURS[sr["by"]], width=2)
-        halo_text(d, (cx, cy), f"{_letter(v, sr['by'])}{sr['day']}", 12, fill=INK)
-    _labels(img, d, v)
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=COLOURS[sr["by"]], width=3)
+        halo_text(d, (cx, cy), f"{_letter(v, sr['by'])}{sr['day']}", 16)
+    _tower(d, v)
     if priv and seat != v["silver_seat"]:
         _pirate_layers(img, d, v, priv)
     for f in v["fog"]:
         cx, cy = XY(f["centre"])
         r = 1.5 * PX
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(200, 200, 200, 190), outline="#606060", width=2)
-        halo_text(d, (cx, cy), f"FOG →{f['expires']}", 12)
+        halo_text(d, (cx, cy), f"FOG →{f['expires']}", 16)
+    if priv:
+        _reach(d, v, seat, priv)
+    return img
+
+
+#: the public layers of the last few pictures: they change only when a search, a hint or fog lands, while the
+#: miniatures move every action
+_PUBLIC_LAYERS = common.Recent(4)
+
+
+def _public_layers(v: dict[str, Any], map_json: str) -> Image.Image:
+    key = (
+        map_json,
+        v["legal_mask"],
+        v["public_candidates"],
+        tuple((s["day"], s["by"], s["covered"], tuple(s["centre"]), s["radius"]) for s in v["searches"]),
+        tuple((h["day"], h["true_mask"]) for h in v["hints"]),
+        tuple((tuple(f["centre"]), f["expires"]) for f in v["fog"]),
+        v["silver"]["tower"],
+        tuple((m, mi["letter"]) for m, mi in v["miniatures"].items()),
+    )
+    img = _PUBLIC_LAYERS.get(key)
+    if img is None:
+        img = _PUBLIC_LAYERS[key] = _layers(v, map_json, None, None)
+    return img
+
+
+def draw_map(v: dict[str, Any], seat: int | None) -> Image.Image:
+    """The whole picture's map part (on a canvas-sized image): the layers, then the figures and their trails.
+    A private picture (``seat`` with its view) is drawn whole; a public one starts from its remembered layers."""
+    map_json = json.dumps(v["map"], sort_keys=True)
+    priv = v.get("private") if seat is not None else None
+    img = _layers(v, map_json, seat, priv) if priv else _public_layers(v, map_json).copy()
+    d = ImageDraw.Draw(img, "RGBA")
     last = v.get("last") or {}
     for m, mi in v["miniatures"].items():
         for a, b, kind, _day in mi["trail"]:
             if kind == "gallop":
-                halo_text(d, (XY(b)[0] + 12, XY(b)[1] + 12), "G", 12, fill=COLOURS[m])
+                halo_text(d, (XY(b)[0] + 14, XY(b)[1] + 14), "G", 16, fill=COLOURS[m])
                 continue
             d.line((*XY(a), *XY(b)), fill=COLOURS[m], width=3)
     for fig in v["silver"]["figures"]:
@@ -496,17 +575,15 @@ def draw_map(v: dict[str, Any], seat: int | None) -> Image.Image:
         n = spots.get(key, 0)
         spots[key] = n + 1
         cx, cy = XY(mi["pos"])
-        cx += 8 * n
+        cx += 10 * n
         if last.get("mini") == m:
-            d.ellipse((cx - 15, cy - 15, cx + 15, cy + 15), outline=common.HIGHLIGHT, width=4)
-        d.ellipse((cx - 10, cy - 10, cx + 10, cy + 10), fill=COLOURS[m], outline=INK, width=3)
-        d.text(
-            (cx, cy), mi["letter"], font=font(13, True), fill="#FFFFFF", anchor="mm", stroke_width=1, stroke_fill=INK
-        )
+            d.ellipse((cx - 19, cy - 19, cx + 19, cy + 19), outline=common.HIGHLIGHT, width=5)
+        d.ellipse((cx - 13, cy - 13, cx + 13, cy + 13), fill=COLOURS[m], outline=INK, width=3)
+        text(d, (cx, cy), mi["letter"], 17, bold=True, fill="#FFFFFF", anchor="mm", stroke=1, stroke_fill=INK)
     for fig in v["silver"]["figures"]:
         cx, cy = XY(fig["pos"])
-        d.ellipse((cx - 11, cy - 11, cx + 11, cy + 11), fill=INK, outline="#FFFFFF", width=2)
-        d.text((cx, cy), fig["id"], font=font(13, True), fill="#FFFFFF", anchor="mm")
+        d.ellipse((cx - 13, cy - 13, cx + 13, cy + 13), fill=INK, outline="#FFFFFF", width=2)
+        text(d, (cx, cy), fig["id"], 17, bold=True, fill="#FFFFFF", anchor="mm")
     treasure = None
     if priv and seat == v["silver_seat"]:
         treasure = priv.get("treasure")
@@ -515,8 +592,8 @@ def draw_map(v: dict[str, Any], seat: int | None) -> Image.Image:
     if treasure:
         cx, cy = XY(treasure)
         for w, col in ((9, "#FFFFFF"), (5, INK)):
-            d.line((cx - 12, cy - 12, cx + 12, cy + 12), fill=col, width=w)
-            d.line((cx - 12, cy + 12, cx + 12, cy - 12), fill=col, width=w)
+            d.line((cx - 13, cy - 13, cx + 13, cy + 13), fill=col, width=w)
+            d.line((cx - 13, cy + 13, cx + 13, cy - 13), fill=col, width=w)
     return img
 
 
@@ -528,7 +605,7 @@ def _pirate_layers(img: Image.Image, d: ImageDraw.ImageDraw, v: dict[str, Any], 
             cx, cy = XY(labels[did]["label"])
             d.line((cx - 22, cy - 22, cx + 22, cy + 22), fill="#000000", width=5)
             d.line((cx - 22, cy + 22, cx + 22, cy - 22), fill="#000000", width=5)
-            halo_text(d, (cx, cy + 28), f"not {did}", 14, private=True)
+            halo_text(d, (cx, cy + 30), f"not {did}", 16, private=True)
     # skull sectors go on their own layer, clipped to the map box
     sectors = Image.new("RGBA", img.size, (0, 0, 0, 0))
     sd = ImageDraw.Draw(sectors)
@@ -545,22 +622,59 @@ def _pirate_layers(img: Image.Image, d: ImageDraw.ImageDraw, v: dict[str, Any], 
                 (cx + far * math.cos(a1), cy - far * math.sin(a1)),
             ]
             sd.polygon(poly, fill=(60, 60, 60, 60), outline=(30, 30, 30, 200))
-        halo_text(d, (cx, cy - 24), f"{c['card']}@{_letter(v, c['mini'])}{c['day']}", 13, private=True)
+        halo_text(d, (cx, cy - 26), f"{c['card']}@{_letter(v, c['mini'])}{c['day']}", 16, private=True)
     clip = Image.new("L", img.size, 0)
-    ImageDraw.Draw(clip).rectangle((FRAME, FRAME, X(MAP_W), Y(0)), fill=255)
+    ImageDraw.Draw(clip).rectangle((FRAME_X, FRAME_Y, X(MAP_W), Y(0)), fill=255)
     alpha = Image.composite(sectors.getchannel("A"), Image.new("L", img.size, 0), clip)
     img.paste(sectors.convert("RGB"), (0, 0), alpha)
     for it in priv["info_tokens"]:
         cx, cy = XY(it["pos"])
         if it["token"] == "west":
-            d.rectangle((cx + 1, FRAME, X(MAP_W), Y(0)), fill=(60, 60, 60, 55))
+            d.rectangle((cx + 1, FRAME_Y, X(MAP_W), Y(0)), fill=(60, 60, 60, 55))
         elif it["token"] == "east":
-            d.rectangle((FRAME, FRAME, cx - 1, Y(0)), fill=(60, 60, 60, 55))
-        halo_text(d, (cx, cy + 24), f"chest:{it['token']}", 13, private=True)
+            d.rectangle((FRAME_X, FRAME_Y, cx - 1, Y(0)), fill=(60, 60, 60, 55))
+        halo_text(d, (cx, cy + 26), f"chest:{it['token']}", 16, private=True)
 
 
-def calendar_strip(d: ImageDraw.ImageDraw, v: dict[str, Any], top: int, seat: int | None = None) -> int:
-    box_w, box_h, gap = 34, 64, 2
+def _reach(d: ImageDraw.ImageDraw, v: dict[str, Any], seat: int | None, priv: dict[str, Any]) -> None:
+    """Where the acting figure can go this action, on the map itself: a dot on every node one move reaches, and the
+    rings of its moves (solid: walk and ride; dashed brown: the specials)."""
+    rings: list[tuple[float, bool]]
+    if seat == v["silver_seat"]:
+        figs = v["silver"]["figures"]
+        idx = v["silver"].get("fig")
+        if v["step"] != "escape" or idx is None or not priv.get("reach") or idx >= len(figs):
+            return
+        reach, pos, col, rings = priv["reach"], figs[idx]["pos"], INK, [(4, False)]
+    else:
+        moves = priv.get("reach") or {}
+        if not moves or not v["active"] or v["miniatures"][v["active"]]["owner"] != seat:
+            return
+        reach = moves.get("ride") or moves.get("walk") or ""
+        pos, col = v["miniatures"][v["active"]]["pos"], COLOURS[v["active"]]
+        rings = [(3, False), (6, False), (2.5 if v["active"] == "jim" else 2, True)]
+        if v["active"] == "olivier":
+            rings.append((12, True))
+        if "stride" in moves:
+            rings.append((7, True))
+    cx, cy = XY(pos)
+    for r_m, dash in rings:
+        r = r_m * PX
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), outline="#7A3E00" if dash else INK, width=2)
+    if reach:
+        for k in _bits(mask_bits(reach)):
+            x, y = XY(((k % W_NODES) / 2, (k // W_NODES) / 2))
+            d.rectangle((x - 2, y - 2, x + 2, y + 2), fill=INK if col != INK else "#FFFFFF")
+
+
+# -- the panel: calendar and status ---------------------------------------------------------------------------
+MUTED_LINE = "#A89F8F"
+BOX_W, BOX_H, BOX_GAP = 47, 54, 3
+
+
+def calendar(d: ImageDraw.ImageDraw, v: dict[str, Any], top: int, seat: int | None = None) -> int:
+    """One box per day, four to a row: the day, its event, its token and the miniature that acted (the days'
+    stars are in the caption). Today's box is drawn thick. Returns the y below."""
     known: dict[str, str] = {}
     priv = v.get("private") if seat is not None else None
     if priv:
@@ -568,264 +682,177 @@ def calendar_strip(d: ImageDraw.ImageDraw, v: dict[str, Any], top: int, seat: in
             known = dict(priv.get("hint_tokens") or {})
         else:
             known = {str(x["target_day"]): x["token"] for x in priv.get("verified", [])}
-    x = 10
-    for _skull in range(5):
-        d.rectangle((x, top, x + box_w, top + box_h), outline=MUTED_LINE, width=1)
-        d.text((x + box_w / 2, top + box_h / 2), "☠", font=font(18), fill=common.MUTED, anchor="mm")
-        x += box_w + gap
     today = v["day"]
     over = v["phase"] == "over"
-    for c in v["calendar"]:
-        thick = 4 if c["day"] == today and not over else 1
+    per_row = (PANEL_R - PANEL_X + BOX_GAP) // (BOX_W + BOX_GAP)
+    for k, c in enumerate(v["calendar"]):
+        x = PANEL_X + (k % per_row) * (BOX_W + BOX_GAP)
+        y = top + (k // per_row) * (BOX_H + BOX_GAP)
+        now = c["day"] == today and not over
         fill = "#FFFFFF" if c["day"] > today else "#EFE6CF"
-        d.rectangle((x, top, x + box_w, top + box_h), fill=fill, outline=INK, width=thick)
-        d.text((x + box_w / 2, top + 9), str(c["day"]), font=font(14, True), fill=INK, anchor="mm")
-        d.text((x + box_w / 2, top + 24), "★" * c["stars"] if c["stars"] else "–", font=font(11), fill=INK, anchor="mm")
+        d.rectangle((x, y, x + BOX_W, y + BOX_H), fill="#FFF1B8" if now else fill, outline=INK, width=4 if now else 1)
+        # top: the day and the miniature that acted; bottom: the event and the hint's token
+        text(d, (x + 3, y + 2), str(c["day"]), 17, bold=True)
+        if c["active"]:
+            d.ellipse((x + BOX_W - 23, y + 3, x + BOX_W - 3, y + 23), fill=COLOURS[c["active"]], outline=INK)
+            text(d, (x + BOX_W - 13, y + 13), v["miniatures"][c["active"]]["letter"], 16, bold=True, anchor="mm")
         if c["event"]:
-            d.text((x + box_w / 2, top + 38), EVENT_TAG[c["event"]], font=font(12, True), fill="#8B0000", anchor="mm")
+            text(d, (x + 3, y + BOX_H - 4), EVENT_TAG[c["event"]], 16, bold=True, fill="#8B0000", anchor="ld")
         tok = c["token"]
+        tx, ty = x + BOX_W - 11, y + BOX_H - 13
         if tok == "hidden" and str(c["day"]) in known:
             # a token this seat has seen (its own hints for Silver, a Verification for a pirate)
-            d.rectangle((x + 3, top + 44, x + 17, top + 60), fill="#FFFFFF", outline=INK)
-            d.text(
-                (x + 10, top + 52), known[str(c["day"])][0].upper(), font=font(13, True), fill="#0072B2", anchor="mm"
-            )
+            d.rectangle((tx - 8, ty - 9, tx + 8, ty + 9), fill="#FFFFFF", outline=INK)
+            text(d, (tx, ty), known[str(c["day"])][0].upper(), 16, bold=True, fill="#0072B2", anchor="mm")
         elif tok == "hidden":
-            d.ellipse((x + 5, top + 46, x + 15, top + 56), fill=INK)
+            d.ellipse((tx - 6, ty - 6, tx + 6, ty + 6), fill=INK)
         elif tok:
-            d.text((x + 10, top + 52), tok[0].upper(), font=font(14, True), fill="#8B0000", anchor="mm")
-        if c["active"]:
-            col = COLOURS[c["active"]]
-            d.ellipse((x + 18, top + 45, x + 31, top + 58), fill=col, outline=INK)
-            d.text(
-                (x + 24.5, top + 51.5),
-                v["miniatures"][c["active"]]["letter"],
-                font=font(10, True),
-                fill=INK,
-                anchor="mm",
-            )
-        x += box_w + gap
-    return top + box_h
-
-
-MUTED_LINE = "#A89F8F"
-
-
-def status_line(v: dict[str, Any]) -> str:
-    parts = []
-    if v["day"]:
-        parts.append(f"June {v['day']}")
-    if v["phase"] == "escape":
-        parts.append("Long John Silver runs: two 4-mile moves per figure")
-    elif v["active"] and v["phase"] in ("turn", "chest", "compass", "prison", "hint"):
-        mi = v["miniatures"][v["active"]]
-        parts.append(f"{mi['name']} ({mi['letter']}) · {v['left']} action{'s' if v['left'] != 1 else ''}")
-    sv = v["silver"]
-    parts.append(f"LJS in {sv['tower']}" if sv["tower"] else f"LJS escaped · round {sv['round']}")
-    ch = v["chests"]
-    parts.append(f"chests given {ch['given']}, credit {ch['credit']}")
-    parts.append(f"bluffs taken {v['counts']['bluffs_taken']}/2")
-    parts.append(f"hand {v['counts']['hint_hand']} · compass {v['counts']['compass_hand']}")
-    return " · ".join(parts)
+            text(d, (tx, ty), tok[0].upper(), 16, bold=True, fill="#8B0000", anchor="mm")
+    rows = -(-len(v["calendar"]) // per_row)
+    return top + rows * (BOX_H + BOX_GAP)
 
 
 def _phase_line(v: dict[str, Any]) -> str:
     ph = v["phase"]
     if ph == "over":
         o = v["outcome"] or {}
-        return f"Game over: {o.get('reason', '')}; winners: {', '.join(str(s + 1) for s in o.get('winners', [])) or 'nobody'}"
+        return f"Game over: {o.get('reason', '')}"
+    if ph == "escape":
+        return "Long John Silver runs: two 4-mile moves per figure"
+    if v["active"] and ph in ("turn", "chest", "compass", "prison", "hint"):
+        mi = v["miniatures"][v["active"]]
+        left = f" · {v['left']} action{'s' if v['left'] != 1 else ''}" if ph == "turn" else ""
+        head = {
+            "turn": "▶",
+            "chest": "▶ Silver answers",
+            "compass": "▶ Silver's compass for",
+            "prison": "▶ Prison:",
+            "hint": "▶ Silver's hint for",
+        }[ph]
+        return f"{head} {mi['name']} ({mi['letter']}){left}"
     return {
-        "bury": "Long John Silver is burying the treasure",
-        "hint": "Long John Silver is preparing a hint",
-        "prison": "Prison: a tower is being chosen",
-        "turn": "A pirate is acting",
-        "chest": "Long John Silver answers the search",
-        "compass": "Long John Silver shows a Compass Hint",
-        "escape": "Long John Silver is on the run",
+        "bury": "▶ Long John Silver buries the treasure",
+        "hint": "▶ Long John Silver prepares a hint",
+        "prison": "▶ Prison: a tower is chosen",
     }.get(ph, ph)
 
 
-def legend_block(d: ImageDraw.ImageDraw, v: dict[str, Any], top: int) -> int:
-    x = 10
-    for name, col in TERRAIN.items():
-        if name == "town" and v["map"]["id"] != "revenge":
-            continue
-        label = "jungle" if name == "forest" and v["map"]["id"] == "revenge" else name
-        d.rectangle((x, top, x + 20, top + 20), fill=col, outline=INK)
-        d.text((x + 26, top + 10), label, font=font(14), fill=INK, anchor="lm")
-        x += 36 + int(font(14).getlength(label))
-    d.rectangle((x, top, x + 20, top + 20), fill="#E88A8A", outline=RED, width=2)
-    d.text((x + 26, top + 10), "red zone", font=font(14), fill=INK, anchor="lm")
-    x += 110
-    d.rectangle((x, top, x + 14, top + 14), fill=INK)
-    d.text((x + 20, top + 8), "tower", font=font(14), fill=INK, anchor="lm")
-    x += 70
-    d.polygon([(x + 7, top), (x + 14, top + 7), (x + 7, top + 14), (x, top + 7)], fill="#F0E442", outline=INK)
-    d.text((x + 20, top + 8), "landmark", font=font(14), fill=INK, anchor="lm")
-    y = top + 30
-    x = 10
+def _panel(d: ImageDraw.ImageDraw, v: dict[str, Any], seat: int | None) -> None:
+    x = PANEL_X
+    text(d, (x, 4), f"June {v['day']}" if v["day"] else v["map"]["name"], 26, bold=True)
+    y = 40
+    for line in common.wrap_board(_phase_line(v), 20, PANEL_R - x, bold=True)[:3]:
+        text(d, (x, y), line, 20, bold=True, fill=common.HIGHLIGHT)
+        y += 25
+    sv = v["silver"]
+    tower = f"Silver in {sv['tower']}" if sv["tower"] else f"Silver escaped · run {sv['round']}"
+    text(d, (x, y + 2), tower, common.fit_size(tower, 20, PANEL_R - x, bold=True, smallest=16), bold=True)
+    y += 34
+    y = calendar(d, v, y, seat) + 10
     for m in v["order"]:
         mi = v["miniatures"][m]
-        sp = ", ".join(k for k, n in mi["specials_left"].items() if n)
-        label = f"{mi['name']} · seat {mi['owner'] + 1}" + (f" · {sp}" if sp else "")
-        common.token(d, (x + 11, y + 11), 11, COLOURS[m], mi["letter"])
-        d.text((x + 28, y + 11), label, font=font(14), fill=INK, anchor="lm")
-        y += 26
-    d.text(
-        (10, y + 4),
-        "Grey wash: ruled out by public facts · dashed black: border of hint H<day> · hatched: latest hint's false side",
-        font=font(14),
-        fill=INK,
-    )
-    return y + 26
+        if y > HEIGHT - 28:
+            break
+        common.token(d, (x + 13, y + 13), 13, COLOURS[m], mi["letter"], size=17)
+        owner = mi["owner"]
+        text(d, (x + 32, y + 13), f"seat {owner + 1}" + (" (you)" if owner == seat else ""), 20, anchor="lm")
+        y += 31
 
 
-def private_block(d: ImageDraw.ImageDraw, v: dict[str, Any], seat: int, top: int) -> int:
-    priv = v["private"]
-    lines: list[str] = []
-    if seat == v["silver_seat"]:
-        lines.append(f"Your hand: {', '.join(priv['hand']) or '—'} · Compass: {', '.join(priv['compass_hand']) or '—'}")
-        tk = priv["tokens"]
-        lines.append(
-            f"Tokens: truth {tk.get('truth', 0)}, bluff {tk.get('bluff', 0)} · chests left: {', '.join(priv['chest_tokens']) or '—'}"
-        )
-        tr = priv["tricks"]
-        if tr["hand"] or tr["played"]:
-            lines.append(f"Tricks: {', '.join(tr['hand']) or '—'} · points left {tr['points_left']}")
-        if priv.get("pending") and priv["pending"].get("card"):
-            p = priv["pending"]
-            lines.append(f"Preparing {p['card']} · token {p.get('token') or '?'} · {' '.join(p['params'])}")
-        if priv.get("option_share"):
-            share = ", ".join(f"{k} {int(x * 100)}%" for k, x in priv["option_share"].items())
-            lines.append(f"Options keep: {share}")
-    else:
-        ds = [f"{m}: not {', '.join(x)}" for m, x in priv["districts"].items()]
-        lines.append("District Hints — " + "; ".join(ds))
-        if priv["items"]:
-            lines.append(f"Items: {', '.join(priv['items'])}")
-        for ver in priv["verified"]:
-            lines.append(f"Verified June {ver['target_day']}: {ver['token'].upper()}")
-        for mem in priv["memory"]:
-            lines.append(f"Memory {mem['landmark']}: {'within' if mem['within_5'] else 'beyond'} 5 miles")
-        if priv["traitor"]:
-            lines.append("You are the TRAITOR: you win if Long John Silver wins.")
-    y = top
-    for line in lines:
-        for part in common.wrap(line, plain_font(15), CANVAS_W - 20):
-            d.text((10, y), part, font=plain_font(15), fill=INK)
-            y += 21
-    return y + 6
+def _stars(days: list[dict[str, Any]]) -> list[str]:
+    """Runs of days with the same number of stars (actions): "★ June 1–6", "★★ June 7–18", "none June 19"."""
+    runs: list[tuple[int, int, int]] = []
+    for c in days:
+        if runs and runs[-1][0] == c["stars"]:
+            runs[-1] = (c["stars"], runs[-1][1], c["day"])
+        else:
+            runs.append((c["stars"], c["day"], c["day"]))
+    return [f"{'★' * n or 'none'} June {a}" + (f"–{b}" if b != a else "") for n, a, b in runs]
 
 
-def zoom_panel(v: dict[str, Any], seat: int) -> Image.Image | None:
-    priv = v["private"]
-    rings: list[tuple[float, bool]]
-    if seat == v["silver_seat"]:
-        # Silver on the run: his current figure, the 4-mile ring and the nodes one run reaches
-        figs = v["silver"]["figures"]
-        idx = v["silver"].get("fig")
-        if v["step"] != "escape" or idx is None or not priv.get("reach") or idx >= len(figs):
-            return None
-        reach = {"ride": priv["reach"]}
-        pos = figs[idx]["pos"]
-        col, letter = INK, figs[idx]["id"]
-        rings = [(4, False)]
-    else:
-        reach = priv.get("reach") or {}
-        if not reach or not v["active"]:
-            return None
-        pos = v["miniatures"][v["active"]]["pos"]
-        col, letter = COLOURS[v["active"]], v["miniatures"][v["active"]]["letter"]
-        rings = [(3, False), (6, False), (2.5 if v["active"] == "jim" else 2, True)]
-        if v["active"] == "olivier":
-            rings.append((12, True))
-        if "stride" in reach:
-            rings.append((7, True))
-    span, zpx = 14, 40
-    x0 = min(max(pos[0] - span / 2, 0), MAP_W - span)
-    y0 = min(max(pos[1] - span / 2, 0), MAP_H - span)
-    size = span * zpx
-    img = Image.new("RGB", (size + 60, size + 60), PAPER)
-    d = ImageDraw.Draw(img)
-    legal = mask_bits(v["legal_mask"])
-
-    def ZX(x: float) -> float:
-        return 30 + (x - x0) * zpx
-
-    def ZY(y: float) -> float:
-        return 30 + (y0 + span - y) * zpx
-
-    d.rectangle((30, 30, 30 + size, 30 + size), fill=SEA)
-    ride = mask_bits(reach.get("ride") or reach.get("walk") or "") if (reach.get("ride") or reach.get("walk")) else 0
-    for i in range(int(x0 * 2), int((x0 + span) * 2) + 1):
-        for j in range(int(y0 * 2), int((y0 + span) * 2) + 1):
-            k = j * W_NODES + i
-            if not (0 <= i < W_NODES and 0 <= j < H_NODES):
-                continue
-            cx, cy = ZX(i / 2), ZY(j / 2)
-            if legal >> k & 1:
-                d.rectangle((cx - 10, cy - 10, cx + 10, cy + 10), fill=TERRAIN["grass"])
-    for i in range(int(x0 * 2), int((x0 + span) * 2) + 1):
-        for j in range(int(y0 * 2), int((y0 + span) * 2) + 1):
-            k = j * W_NODES + i
-            if not (0 <= i < W_NODES and 0 <= j < H_NODES):
-                continue
-            cx, cy = ZX(i / 2), ZY(j / 2)
-            if ride >> k & 1:
-                d.ellipse((cx - 4, cy - 4, cx + 4, cy + 4), fill=col, outline=INK)
-            else:
-                d.ellipse((cx - 1, cy - 1, cx + 1, cy + 1), fill="#555555")
-    for rz in v["map"]["restricted"]:
-        d.polygon([(ZX(p[0]), ZY(p[1])) for p in rz["poly"]], fill="#E8A0A0", outline=RED, width=3)
-    coast = [(ZX(p[0]), ZY(p[1])) for p in v["map"]["coast"]]
-    d.line([*coast, coast[0]], fill="#2A5D7A", width=3)
-    cx, cy = ZX(pos[0]), ZY(pos[1])
-    for r_m, dash in rings:
-        r = r_m * zpx
-        d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=INK if not dash else "#7A3E00", width=2)
-    common.token(d, (cx, cy), 12, col, letter)
-    img.paste(PAPER, (0, 0, size + 60, 30))
-    img.paste(PAPER, (0, size + 30, size + 60, size + 60))
-    img.paste(PAPER, (0, 0, 30, size + 60))
-    img.paste(PAPER, (size + 30, 0, size + 60, size + 60))
-    for x in range(math.ceil(x0), int(x0 + span) + 1):
-        d.line((ZX(x), 30, ZX(x), 30 + size), fill="#00000040", width=1)
-        d.text((ZX(x), 15), str(x), font=font(14, True), fill=INK, anchor="mm")
-        d.text((ZX(x), size + 45), str(x), font=font(14, True), fill=INK, anchor="mm")
-    for y in range(math.ceil(y0), int(y0 + span) + 1):
-        d.line((30, ZY(y), 30 + size, ZY(y)), fill="#00000040", width=1)
-        d.text((15, ZY(y)), str(y), font=font(14, True), fill=INK, anchor="mm")
-        d.text((size + 45, ZY(y)), str(y), font=font(14, True), fill=INK, anchor="mm")
+# -- the public picture, the private one and the close-up ------------------------------------------------------
+def _picture(view: dict[str, Any], seat: int | None = None) -> Image.Image:
+    img = draw_map(view, seat)
+    _panel(ImageDraw.Draw(img), view, seat if seat is not None and view.get("private") else None)
     return img
 
 
 def render(view: dict[str, Any], *, seat: int | None = None) -> bytes:
     """The public island (seat None) or ``seat``'s private picture, as PNG bytes."""
-    mp = draw_map(view, seat)
-    d0 = ImageDraw.Draw(mp)
-    d0.text((FRAME, 8), f"{view['map']['name']} — {_phase_line(view)}", font=font(18, True), fill=INK)
-    # the panel under the map is drawn once on a tall sheet, then cropped to what it used
-    sheet, d = common.canvas(CANVAS_W, 1000)
-    y = calendar_strip(d, view, 8, seat) + 10
-    y = _status(d, view, y)
-    y = legend_block(d, view, y + 6)
-    if seat is not None and view.get("private"):
-        y = private_block(d, view, seat, y + 4)
-    zoom = zoom_panel(view, seat) if seat is not None and view.get("private") else None
-    y += 10
-    height = MAP_PX_H + y + (zoom.size[1] + 10 if zoom else 0)
-    img = Image.new("RGB", (CANVAS_W, height))  # black: every pixel is pasted over below
-    img.paste(mp, (0, 0))
-    img.paste(sheet.crop((0, 0, CANVAS_W, y)), (0, MAP_PX_H))
-    if zoom:
-        img.paste(PAPER, (0, MAP_PX_H + y, CANVAS_W, height))
-        img.paste(zoom, ((CANVAS_W - zoom.size[0]) // 2, MAP_PX_H + y))
-    # level 1: the island's textures make zlib slow; twice as fast as level 6 for ~40% more bytes, far under budget
-    return common.to_png(img, palette(json.dumps(view["map"], sort_keys=True)), compress_level=1)
+    return _encode(_picture(view, seat), view, level=1 if seat is None else 6)
 
 
-def _status(d: ImageDraw.ImageDraw, v: dict[str, Any], y: int) -> int:
-    for part in common.wrap(status_line(v), font(16, True), CANVAS_W - 20):
-        d.text((10, y), part, font=font(16, True), fill=INK)
-        y += 22
-    return y
+def _encode(img: Image.Image, view: dict[str, Any], level: int = 1) -> bytes:
+    """Level 1 for the board posts: the island's art makes zlib slow, and level 6 takes three times as long for
+    about 25% fewer bytes. A private picture, with its extra layers, is sent to one player only: level 6 keeps it
+    well under 100 KB."""
+    return common.to_png(img, palette(json.dumps(view["map"], sort_keys=True)), compress_level=level)
+
+
+def focus(view: dict[str, Any], seat: int | None = None) -> common.Box | None:
+    """Where a close-up looks: the miniature that moved last with its latest trail; after Long John Silver spoke,
+    his newest hint's border; else the newest search, else ``seat``'s miniatures."""
+    last = view.get("last") or {}
+    points: list[tuple[float, float]] = []
+    mini = last.get("mini")
+    if mini in view["miniatures"]:
+        mi = view["miniatures"][mini]
+        points.append(XY(mi["pos"]))
+        if mi["trail"]:
+            points.append(XY(mi["trail"][-1][0]))
+    if not points and last.get("kind") == "silver" and view["hints"]:
+        # Long John Silver spoke last: his newest hint's border
+        dashes, _ = _hint_dashes(view["hints"][-1]["true_mask"], view["legal_mask"])
+        if dashes:
+            return common.union((x0, y0, x1, y1) for x0, y0, x1, y1 in dashes)
+    if not points and view["searches"]:
+        sr = view["searches"][-1]
+        cx, cy = XY(sr["centre"])
+        r = sr["radius"] * PX
+        points += [(cx - r, cy - r), (cx + r, cy + r)]
+    if not points and seat is not None:
+        points = [XY(mi["pos"]) for mi in view["miniatures"].values() if mi["owner"] == seat]
+    return common.union((x - PX, y - PX, x + PX, y + PX) for x, y in points)
+
+
+def zoom(view: dict[str, Any], seat: int | None = None) -> bytes:
+    """A full-resolution close-up of the island around :func:`focus` (public view only)."""
+    return _encode(common.close_up(draw_map(view, None), focus(view, seat), (0, 0, MAP_R + 4, HEIGHT)), view)
+
+
+def caption(view: dict[str, Any], seat: int | None = None) -> str:
+    """The fine print. Public: who plays which character and its specials left, the counts that steer the hunt,
+    and the key to the map. For Long John Silver's own picture: the hint he is preparing and what his options keep
+    (the rest of his secrets are in his summary). A pirate's own picture leaves nothing out: it draws what its
+    summary says. A DM carries news only, so no caption repeats a fixed key."""
+    if seat is not None:
+        priv = view.get("private") or {}
+        if seat != view["silver_seat"]:
+            return ""  # a pirate's marks (navy, ✗, wedges, dots) follow the lines of its summary
+        lines = []
+        pending = priv.get("pending") or {}
+        if pending.get("card"):
+            lines.append(
+                f"Preparing {pending['card']} · token {pending.get('token') or '?'} · {' '.join(pending['params'])}"
+            )
+        if priv.get("option_share"):
+            share = ", ".join(f"{k} {int(x * 100)}%" for k, x in priv["option_share"].items())
+            lines.append(f"Your options keep: {share}")
+        return "\n".join(lines)
+    lines = []
+    for m in view["order"]:
+        mi = view["miniatures"][m]
+        specials = ", ".join(k for k, n in mi["specials_left"].items() if n) or "none"
+        lines.append(f"**{mi['letter']}** {mi['name']} · seat {mi['owner'] + 1} · specials left: {specials}")
+    ch, counts = view["chests"], view["counts"]
+    lines.append("Actions per day: " + " · ".join(_stars(view["calendar"])))
+    lines.append(
+        f"Chests given {ch['given']}, credit {ch['credit']} · bluffs taken {counts['bluffs_taken']}/2 · "
+        f"Silver holds {counts['hint_hand']} hints, {counts['compass_hand']} compass cards"
+    )
+    lines.append(
+        common.KEY
+        + "Key: dark = ruled out for everyone · pale = outside the latest hint · dashed = a hint's border (H + day) · "
+        "coloured circle = a search (letter + day) · ■ tower (L: Silver) · ◆ landmark"
+    )
+    return "\n".join(lines)

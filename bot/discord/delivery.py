@@ -78,13 +78,19 @@ class Delivery:
         return [discord.File(io.BytesIO(post.image), filename=post.filename)]
 
     def _view(self, channel_id: int, post: Post) -> discord.ui.View | None:
-        if not (post.buttons or post.optional) or post.table_id is None:
+        if post.table_id is None:
+            return None
+        board = post.image is not None and (post.board_key is not None or post.filename == "final.png")
+        if not (post.buttons or post.optional or board):
             return None
         state_no = post.state_no
         if state_no is None:
             summary = self.host.table_for(channel_id)
             state_no = summary.state_no if summary is not None and summary.table_id == post.table_id else 0
-        return views.board_view(post.table_id, state_no, post.optional, turn=post.buttons, decline=post.decline)
+        if post.buttons or post.optional:
+            return views.board_view(post.table_id, state_no, post.optional, turn=post.buttons, decline=post.decline)
+        # a board post nobody must act on (a closed turn, the final board) still offers the close-up
+        return views.zoom_view(post.table_id, state_no)
 
     async def _post(self, channel_id: int, post: Post) -> None:
         channel = self.client.get_partial_messageable(channel_id)
@@ -124,9 +130,7 @@ class Delivery:
             # Older boards keep their buttons: a click there is refused politely as out of date.
             self._boards[key] = _Board(post.board_key, channel_id, sent.id)
             if post.table_id is not None:
-                await self.host.store.save_board_post(
-                    post.table_id, post.board_key, channel_id, sent.id, post.state_no
-                )
+                await self.host.store.save_board_post(post.table_id, post.board_key, channel_id, sent.id, post.state_no)
 
     # -- DMs -------------------------------------------------------------------------------------------
     async def _dm(self, channel_id: int | None, user_id: int, post: Post) -> None:

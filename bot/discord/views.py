@@ -149,17 +149,26 @@ def board_view(
     turn: bool = True,
     decline: bool = False,
 ) -> discord.ui.View:
-    """The buttons under a board post: "Take your turn" (when someone must act) and "My hand"; and while seats that
-    owe nothing may still act (a challenge), a button per such action and, if an AI waits for them, "Let it stand"."""
+    """The buttons under a board post: "Take your turn" (when someone must act), "My hand" and "Zoom" (a close-up);
+    and while seats that owe nothing may still act (a challenge), a button per such action and, if an AI waits for
+    them, "Let it stand"."""
     view = discord.ui.View(timeout=None)
     if turn:
         view.add_item(TurnButton(table_id, state_no))
     view.add_item(HandButton(table_id, state_no))
+    view.add_item(ZoomButton(table_id, state_no))
     for action, label in optional or []:
         if len(f"parley:react:{table_id}:{state_no}:{action}") <= CUSTOM_ID_MAX:  # a longer one stays in the picker
             view.add_item(ReactButton(table_id, state_no, action, label))
     if decline:
         view.add_item(StandButton(table_id, state_no))
+    return view
+
+
+def zoom_view(table_id: int, state_no: int) -> discord.ui.View:
+    """The one button under a board post nobody has to act on (a closed turn, the final board): a close-up."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ZoomButton(table_id, state_no))
     return view
 
 
@@ -278,15 +287,50 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:ha
         return cls(int(match["t"]), int(match["s"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await defer(interaction)
-        host, _ = _parts(interaction)
-        try:
-            caller = await caller_for(interaction, host)
-            out = await host.hand(caller)
-            await say(interaction, out.reply, files=reply_files(out))
-        except Exception:
-            log.exception("the hand button failed")
-            await say(interaction, "Something went wrong on my side; try `/hand`.")
+        await _show_to_caller(interaction, "hand", lambda host, caller: host.hand(caller), "try `/hand`")
+
+
+class ZoomButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:zoom:(?P<t>\d+):(?P<s>\d+)"):
+    """The "Zoom" button: an ephemeral full-resolution close-up of the current board around the last move (or,
+    before any move, the caller's own pieces), from the public view only. Always the current board, never stale."""
+
+    def __init__(self, table_id: int, state_no: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Zoom",
+                style=discord.ButtonStyle.secondary,
+                emoji="🔍",
+                custom_id=f"parley:zoom:{table_id}:{state_no}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> ZoomButton:
+        return cls(int(match["t"]), int(match["s"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _show_to_caller(
+            interaction, "zoom", lambda host, caller: host.zoom(caller), "the board post still shows everything"
+        )
+
+
+async def _show_to_caller(
+    interaction: discord.Interaction,
+    what: str,
+    ask: Callable[[TableHost, Caller], Awaitable[Outputs]],
+    instead: str,
+) -> None:
+    """A button that only shows the caller something (My hand, Zoom): the host's answer to ``ask``, ephemeral,
+    with its picture; ``instead`` says what to do if it fails."""
+    await defer(interaction)
+    host, _ = _parts(interaction)
+    try:
+        caller = await caller_for(interaction, host)
+        out = await ask(host, caller)
+        await say(interaction, out.reply, files=reply_files(out))
+    except Exception:
+        log.exception("the %s button failed", what)
+        await say(interaction, f"Something went wrong on my side; {instead}.")
 
 
 class PickSelect(
@@ -514,6 +558,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:pa
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     TurnButton,
     HandButton,
+    ZoomButton,
     PickSelect,
     PageButton,
     ReactButton,

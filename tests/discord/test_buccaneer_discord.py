@@ -73,7 +73,7 @@ async def test_a_human_challenges_a_humans_bluff_by_the_button(world: World) -> 
     s, _ = strength(w)
     await sail(w, s + 1)  # past the moderator's sailing strength
     post = challenge_post(w)
-    assert labels(post) == ["My hand", f"Challenge Amsterdam's move of {s + 1}", "Let it stand"]
+    assert labels(post) == ["My hand", "Zoom", f"Challenge Amsterdam's move of {s + 1}", "Let it stand"]
     assert f"waits {WAIT} s" in post.content and w.summary().to_act == (2,)  # the AI waits
     before = w.summary().state_no
     result = await w.cy.click(post, label=challenge_label(w))  # cy has no seat

@@ -50,7 +50,7 @@ async def test_a_board_post_answered_with_429_waits_retry_after_and_arrives(fake
         assert payload["content"].startswith("<@55>") and "move 3" in payload["content"]
         assert fake.files[message_id] == [TINY_PNG]
         custom_ids = [c["custom_id"] for row in payload["components"] for c in row["components"]]
-        assert custom_ids == ["parley:turn:1:3", "parley:hand:1:3"]
+        assert custom_ids == ["parley:turn:1:3", "parley:hand:1:3", "parley:zoom:1:3"]
         # the same turn edits that post instead of posting again
         await delivery.deliver(Outputs(public=[board("move 3, then 4", "1:3")], channel_id=CHANNEL))
         assert len(fake.messages) == 1 and "then 4" in fake.messages[message_id]["content"]

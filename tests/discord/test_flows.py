@@ -3,10 +3,12 @@ discord.py client and our cogs against simcord."""
 
 from __future__ import annotations
 
+import io
 import time
 
 import pytest
 import simcord
+from PIL import Image
 
 from bot.discord.views import STALE
 from tests.discord.conftest import World, answer, reply, selects
@@ -51,7 +53,32 @@ async def test_board_post_carries_the_picture_the_ping_and_the_buttons(world: Wo
     acting = w.to_act()[0]
     assert acting.mention in board.content
     labels = [item.label for row in board.components for item in row.children]
-    assert labels == ["Take your turn", "My hand"]
+    assert labels == ["Take your turn", "My hand", "Zoom"]
+
+
+@pytest.mark.real_pictures
+async def test_zoom_answers_anyone_with_a_close_up_of_the_public_board(world: World) -> None:
+    w = world
+    await w.open_table(w.ana, w.bo, ai=1, mode="jamaica")
+    first = w.current_board()
+    while w.current_board().id == first.id:  # to the next turn: the closed turn's post keeps only the close-up
+        await play_turn_by_slash(w)
+    closed = next(m for m in w.messages() if m.id == first.id)
+    assert [item.label for row in closed.components for item in row.children] == ["Zoom"]
+    board = w.current_board()
+    before = w.summary().state_no
+    zoomed = []
+    for member in (*w.to_act(), w.cy):  # the player to act, and a spectator
+        result = await member.click(board, label="Zoom")
+        message = answer(result)
+        assert message.ephemeral and "close-up" in message.content.lower()
+        [picture] = message.attachments
+        image = Image.open(io.BytesIO(await picture.read()))
+        zoomed.append(image.tobytes())
+        # full resolution: smaller than the board, at least the preview's size, so Discord shows it pixel for pixel
+        assert (550, 350) <= image.size < (1100, 700)
+    assert zoomed[0] == zoomed[1]  # drawn from the public view only: the same for a player and a spectator
+    assert w.summary().state_no == before  # looking changes nothing
 
 
 async def test_wrong_turn_click_and_illegal_play_are_answered_ephemerally_and_change_nothing(world: World) -> None:

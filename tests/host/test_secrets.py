@@ -8,9 +8,10 @@ import random
 
 import pytest
 
+import renderers
 from bot.tables import Caller, Outputs, TableHost
 from rules import registry
-from tests.host.conftest import ANA, BEN, CHANNEL, HostFactory, RecordingRenderer, running, state_of
+from tests.host.conftest import ANA, BEN, CHANNEL, CID, HostFactory, RecordingRenderer, running, state_of
 
 
 def leaks(text: str, secrets: list[str]) -> list[str]:
@@ -129,3 +130,33 @@ async def test_outputs_of_a_refusal_hold_nothing_public(host: TableHost) -> None
     await running(host, BEN)
     out: Outputs = await host.play(BEN, "play gem01")
     assert not out.ok and out.public == [] and out.private == []
+
+
+async def test_zoom_is_drawn_from_the_public_view_for_players_and_spectators(make_host: HostFactory) -> None:
+    renderer = RecordingRenderer(cheap=True)
+    host = await make_host(renderer=renderer)
+    await host.open(ANA, "cartagena", {"mode": "jamaica"})
+    await host.join(BEN)
+    await host.start_table(ANA)
+    game = registry.get("cartagena")
+    public = game.view(state_of(host), None)
+    for caller in (ANA, BEN, CID):
+        renderer.calls.clear()
+        out = await host.zoom(caller)
+        assert out.ok and out.reply_image and not out.public and not out.private
+        assert renderer.calls == [("cartagena", public, None)]  # never a seat's private view
+
+
+async def test_board_posts_carry_the_caption_and_zoom_shows_the_public_board(make_host: HostFactory) -> None:
+    host = await make_host(renderer=None)  # the real renderers
+    await host.open(ANA, "cartagena", {"mode": "jamaica"})
+    await host.join(BEN)
+    start = await host.start_table(ANA)
+    board = start.public[-1]
+    game = registry.get("cartagena")
+    caption = renderers.caption("cartagena", game.view(state_of(host), None))
+    assert caption and board.text.endswith("\n\n" + caption)  # one block, after the narration and prompt
+    assert not leaks(board.text, game.secrets(state_of(host)))
+    player, spectator = await host.zoom(ANA), await host.zoom(CID)
+    assert player.reply_image == spectator.reply_image  # the same close-up whoever asks: public only
+    assert player.reply_image != board.image

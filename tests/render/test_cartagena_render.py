@@ -8,12 +8,12 @@ import random
 import pytest
 from PIL import Image
 
-from renderers.cartagena import HAND_HEIGHT, HEIGHT, WIDTH, render
+from renderers.cartagena import HEIGHT, PANEL_R, PANEL_X, WIDTH, render
 from rules.cartagena import GAME
 from rules.cartagena.board import SYMBOLS
 from rules.playout import ai_chooser, steps
 
-BUDGET = 300 * 1024
+BUDGET = 100 * 1024
 
 
 def _png(data: bytes) -> Image.Image:
@@ -38,7 +38,7 @@ def test_every_phase_renders_public_and_private(players: int, mode: str) -> None
         assert public.size == (WIDTH, HEIGHT)
         seat = state["turn_seat"]
         private = _png(render(GAME.view(state, seat), seat=seat))
-        assert private.size == (WIDTH, HEIGHT + HAND_HEIGHT)
+        assert private.size == (WIDTH, HEIGHT)
 
 
 def test_public_bytes_are_identical_whatever_the_hidden_hands_and_stock_order() -> None:
@@ -66,7 +66,9 @@ def test_private_picture_shows_the_hand_and_differs_from_the_public_one() -> Non
     state = GAME.new(2, {"board": "fixed"}, "hand")
     public, private = render(GAME.view(state, None)), render(GAME.view(state, 0), seat=0)
     assert public != private
-    strip = _png(private).convert("RGB").crop((0, 0, WIDTH, HAND_HEIGHT))
+    # the hand sits at the foot of the side panel, over the symbols' legend
+    strip = _png(private).convert("RGB").crop((PANEL_X, HEIGHT - 126, PANEL_R, HEIGHT))
+    assert strip.tobytes() != _png(public).convert("RGB").crop((PANEL_X, HEIGHT - 126, PANEL_R, HEIGHT)).tobytes()
     assert len(strip.getcolors(maxcolors=4096)) > 10  # six drawn cards, not a blank band
     assert render(GAME.view(state, 0), seat=0) == private  # deterministic
 

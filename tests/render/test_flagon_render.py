@@ -14,7 +14,7 @@ from rules.flagon import GAME
 from rules.playout import ai_chooser
 
 PNG = b"\x89PNG\r\n\x1a\n"
-BUDGET = 500 * 1024
+BUDGET = 100 * 1024
 
 
 def _check(png: bytes) -> Image.Image:
@@ -34,7 +34,7 @@ def test_every_phase_public_and_private() -> None:
         if key not in seen or n % 40 == 0:
             seen.add(key)
             view = GAME.view(st, None)
-            assert _check(render(view)).size == (1338, 1010)
+            assert _check(render(view)).size == (1100, 700)
             for seat in range(4):
                 _check(render(GAME.view(st, seat), seat=seat))
         seats = GAME.to_act(st)
@@ -98,7 +98,7 @@ def test_tavern_pictures() -> None:
     for seat in GAME.to_act(st):
         st, _ = GAME.apply(st, seat, GAME.legal_actions(st, seat)[1])
     public = render(GAME.view(st, None))
-    assert _check(public).size == (1338, 1010)
+    assert _check(public).size == (1100, 700)
     for seat in range(5):
         _check(render(GAME.view(st, seat), seat=seat))
     other = clone(st)

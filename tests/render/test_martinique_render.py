@@ -13,7 +13,7 @@ from PIL import Image
 from renderers.martinique import render
 from rules.martinique import GAME
 
-BUDGET = 300 * 1024
+BUDGET = 100 * 1024
 STEPS = ("turn", "reveal", "hook", "claim", "dig", "over")
 
 
@@ -74,11 +74,11 @@ def test_every_step_draws_valid_pngs_under_budget(step: str) -> None:
     s = SNAPSHOTS[step]
     public = render(GAME.view(s, None))
     img = _png(public)
-    assert img.size == (1400, 920) and len(public) < BUDGET
+    assert img.size == (1100, 700) and len(public) < BUDGET
     for seat in (0, 1):
         private = render(GAME.view(s, seat), seat=seat)
         img = _png(private)
-        assert img.size == (1400, 1040) and len(private) < BUDGET
+        assert img.size == (1100, 700) and len(private) < BUDGET
         assert private != public
 
 

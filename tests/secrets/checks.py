@@ -3,8 +3,9 @@
 Two kinds of evidence:
 - *text*: no public output holds a string of ``game.secrets(state)`` that was hidden before and after the output
   (a played card becomes public at its play), nor a line of some seat's private summary (its ``/hand``);
-- *structure*: the public view, and the public picture, of a state equal those of the same state with every secret
-  re-dealt (tests/secrets/scramblers.py), so no public output can depend on a secret in any spelling at all.
+- *structure*: the public view, the board post's caption, the public picture and the Zoom close-up of a state equal
+  those of the same state with every secret re-dealt (tests/secrets/scramblers.py), so no public output can depend on
+  a secret in any spelling at all.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from typing import Any
 
+import renderers
 from rules.core import Event, Game, IllegalAction, State
 from tests.secrets.forms import text_forms
 from tests.secrets.scramblers import SCRAMBLERS
@@ -104,13 +106,20 @@ def check_scramble(
     if view != other:  # deep equality of the JSON data (C speed; a canonical text compare costs 3x more)
         diff = sorted(k for k in set(view) | set(other) if view.get(k) != other.get(k))
         raise Leak(f"{game.info.id}: the public view depends on a secret (keys {diff})")
+    gid = game.info.id
+    tally.checks += 1
+    if renderers.caption(gid, view) != renderers.caption(gid, other):
+        raise Leak(f"{gid}: the board post's caption depends on a secret")
     if picture:
-        from renderers import render
-
         tally.pictures += 1
         tally.checks += 1
-        if render(game.info.id, view, seat=None) != render(game.info.id, other, seat=None):
-            raise Leak(f"{game.info.id}: the public picture depends on a secret")
+        if renderers.render(gid, view, seat=None) != renderers.render(gid, other, seat=None):
+            raise Leak(f"{gid}: the public picture depends on a secret")
+        # the Zoom button's close-up, for a spectator and for a seat (whose pieces it may centre on)
+        for seat in (None, 0):
+            tally.checks += 1
+            if renderers.zoom(gid, view, seat) != renderers.zoom(gid, other, seat):
+                raise Leak(f"{gid}: the close-up for seat {seat} depends on a secret")
 
 
 @dataclass
@@ -137,6 +146,7 @@ def check_step(
     public = json.dumps(view, ensure_ascii=False)
     secrets_after = secrets_of(game, after)
     assert_clean(f"{gid} public view", public, secrets_after)
+    assert_clean(f"{gid} caption", renderers.caption(gid, view), secrets_after)
     earlier = set(secrets_of(game, before) if secrets_before is None else secrets_before)
     hidden = [s for s in secrets_after if s in earlier]
     said = "\n".join(e.public for e in events if e.public)
