@@ -16,6 +16,7 @@ finished game's results) are one transaction; the primary key (table_id, n) make
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
@@ -313,7 +314,10 @@ def is_postgres_url(url: str) -> bool:
 
 def redact_url(url: str) -> str:
     """``url`` without its password, for log lines and reprs."""
-    if not is_postgres_url(url) or "@" not in url:
+    if not is_postgres_url(url):
+        return url
+    url = re.sub(r"([?&]password=)[^&]*", r"\1***", url)
+    if "@" not in url:
         return url
     scheme, _, rest = url.partition("://")
     userinfo, _, host = rest.rpartition("@")
@@ -328,16 +332,16 @@ class Store:
     #: "sqlite" or "postgresql": which text of a migration :class:`Step` this backend runs
     dialect: ClassVar[str] = ""
 
+    _backends: ClassVar[dict[str, type[Store]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.dialect:
+            Store._backends[cls.dialect] = cls
+
     def __new__(cls, url: str, *args: Any, **kwargs: Any) -> Store:
-        if cls is Store:
-            if is_postgres_url(url):
-                from bot.store.postgres import PostgresStore
-
-                cls = PostgresStore
-            else:
-                from bot.store.sqlite import SQLiteStore
-
-                cls = SQLiteStore
+        if cls is Store:  # the backends register themselves (bot/store/__init__.py imports them)
+            cls = Store._backends["postgresql" if is_postgres_url(url) else "sqlite"]
         return super().__new__(cls)
 
     def __init__(self, url: str) -> None:
