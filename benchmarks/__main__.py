@@ -339,7 +339,7 @@ def store_rows(cfg: Config, results: dict[str, Any], log: Callable[[str], None])
                 Row(
                     f"{kind}: {tables} live tables ({h['rate']:.1f} moves/s, {h['rate'] / n:.1f} per core, n={h['actions']})",
                     f"p50 {fmt_time(lat['p50'])} p95 {fmt_time(lat['p95'])} p99 {fmt_time(lat['p99'])}",
-                    floor=f"commit {fmt_time(h['commit']['p50'])}",
+                    floor=f"commit {fmt_time(h['commit']['p50'])}, CPU/move {fmt_time(h['cpu_per_move'])}",
                 )
             )
     return rows

@@ -252,7 +252,8 @@ def report(r: dict[str, Any]) -> list[str]:
             lat = h["latency"]
             lines.append(
                 f"{kind}: {tables} live tables p50 {ms(lat['p50'])} p95 {ms(lat['p95'])} p99 {ms(lat['p99'])};"
-                f" {h['rate']:.1f} moves/s ({h['rate'] / n:.1f} per core); store.append p95 {ms(h['commit']['p95'])}"
+                f" {h['rate']:.1f} moves/s ({h['rate'] / n:.1f} per core); store.append p95 {ms(h['commit']['p95'])};"
+                f" bot process CPU per move {ms(h['cpu_per_move'])}"
             )
     return lines
 
