@@ -18,6 +18,10 @@ from typing import Any
 
 import aiosqlite
 
+from bot import ratings as R
+from rules import registry
+from rules.core import IllegalAction
+
 # aiosqlite logs every statement with its parameters at DEBUG: seeds, snapshots and secret action texts.
 # Logs must never hold a secret, so that logger never goes below INFO whatever PARLEY_LOG_LEVEL says.
 logging.getLogger("aiosqlite").setLevel(logging.INFO)
@@ -111,6 +115,56 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE board_posts ADD COLUMN state_no INTEGER;
     """,
+    # 5: skill ratings (bot/ratings.py): one per server, game and player (a user id, or "ai:<level>"); each
+    # rated seat's change, which is also what the end-of-game line shows; and a marker that the results
+    # finished before this step are still to be rated (done once, by Store.open, in one transaction).
+    # BIGINT and DOUBLE PRECISION so the same text serves PostgreSQL (Discord ids need 64 bits).
+    """
+    CREATE TABLE ratings (
+        guild_id BIGINT NOT NULL,
+        game_id TEXT NOT NULL,
+        player TEXT NOT NULL,
+        user_id BIGINT,
+        name TEXT NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        games INTEGER NOT NULL,
+        updated DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (guild_id, game_id, player)
+    );
+    CREATE INDEX ratings_user ON ratings (user_id);
+    CREATE TABLE rating_changes (
+        table_id BIGINT NOT NULL,
+        seat INTEGER NOT NULL,
+        guild_id BIGINT NOT NULL,
+        game_id TEXT NOT NULL,
+        player TEXT NOT NULL,
+        user_id BIGINT,
+        name TEXT NOT NULL,
+        team INTEGER NOT NULL,
+        place INTEGER NOT NULL,
+        mu_before DOUBLE PRECISION NOT NULL,
+        sigma_before DOUBLE PRECISION NOT NULL,
+        mu_after DOUBLE PRECISION NOT NULL,
+        sigma_after DOUBLE PRECISION NOT NULL,
+        finished DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE INDEX rating_changes_user ON rating_changes (user_id);
+    CREATE TABLE rating_backfill (pending INTEGER NOT NULL);
+    INSERT INTO rating_backfill (pending) VALUES (1);
+    """,
+)
+
+UPSERT_RATING = (
+    "INSERT INTO ratings (guild_id, game_id, player, user_id, name, mu, sigma, games, updated)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game_id, player) DO UPDATE SET"
+    " user_id = excluded.user_id, name = excluded.name, mu = excluded.mu, sigma = excluded.sigma,"
+    " games = excluded.games, updated = excluded.updated"
+)
+INSERT_RATING_CHANGE = (
+    "INSERT INTO rating_changes (table_id, seat, guild_id, game_id, player, user_id, name, team, place,"
+    " mu_before, sigma_before, mu_after, sigma_after, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 RECORD_RESULTS = (
@@ -198,6 +252,7 @@ class Store:
         await self._run("PRAGMA synchronous=NORMAL")
         await self._run("PRAGMA foreign_keys=ON")
         await self.migrate()
+        await self._rate_earlier_results()
 
     async def close(self) -> None:
         if self._db is not None:
@@ -323,14 +378,17 @@ class Store:
         deadlines: list[DeadlineRow] | None = None,
         finished: bool = False,
         results: list[dict[str, Any]] | None = None,
-    ) -> None:
+        rating: R.RatedGame | None = None,
+    ) -> list[R.Change]:
         """Append log entry ``n`` (state number n after it) with the new snapshot, atomically.
 
         ``deadlines`` (when given) replaces the table's deadlines in the same transaction, so a restart never
         sees a move without the timers it armed; so are the ``results`` of the game-ending move (rows as for
-        :meth:`record_results`), so a crash never leaves a finished game out of the statistics. The primary
-        key (table_id, n) makes a double append fail.
+        :meth:`record_results`) and its ``rating`` update, so a crash never leaves a finished game out of the
+        statistics or the ratings. Returns the rating changes (empty without ``rating``). The primary key
+        (table_id, n) makes a double append fail.
         """
+        changes: list[R.Change] = []
         async with self._write:
             try:
                 await self._run(
@@ -350,10 +408,13 @@ class Store:
                     )
                 if results:
                     await self._run_many(RECORD_RESULTS, results)
+                if rating is not None:
+                    changes = await self._rate(rating)
                 await self.db.commit()
             except BaseException:
                 await self.db.rollback()
                 raise
+        return changes
 
     async def get_table(self, table_id: int) -> TableRow | None:
         async with self.db.execute("SELECT * FROM tables WHERE id = ?", (table_id,)) as cur:
@@ -524,10 +585,178 @@ class Store:
         return [(int(r[0]), str(r[1]), int(r[2] or 0), int(r[3])) for r in rows]
 
     async def forget_user(self, user_id: int) -> int:
+        """Delete a user's results and ratings (their rating changes too); returns how many results went."""
         async with self._write:
             cur = await self._run("DELETE FROM results WHERE user_id = ?", (user_id,))
+            await self._run("DELETE FROM ratings WHERE user_id = ?", (user_id,))
+            await self._run("DELETE FROM rating_changes WHERE user_id = ?", (user_id,))
             await self.db.commit()
             return int(cur.rowcount)
+
+    # -- ratings (bot/ratings.py computes; these read and write) -----------------------------------------
+    async def _rate(self, game: R.RatedGame) -> list[R.Change]:
+        """Rate one game inside the caller's transaction (the write lock is held)."""
+        players = game.players
+        marks = ",".join("?" for _ in players)
+        async with self.db.execute(
+            f"SELECT player, mu, sigma, games FROM ratings WHERE guild_id = ? AND game_id = ? AND player IN ({marks})",
+            (game.guild_id, game.game_id, *players),
+        ) as cur:
+            rows = await cur.fetchall()
+        current = {r["player"]: R.Rating(r["mu"], r["sigma"], r["games"]) for r in rows}
+        changes, new = R.rate(game, current)
+        names = {c.player: (c.user_id, c.name) for c in changes}
+        await self._run_many(
+            UPSERT_RATING,
+            [
+                (game.guild_id, game.game_id, p, *names[p], r.mu, r.sigma, r.games, game.finished)
+                for p, r in sorted(new.items())
+            ],
+        )
+        team = {e.seat: (e.team, e.place) for e in game.entries}
+        await self._run_many(
+            INSERT_RATING_CHANGE,
+            [
+                (
+                    game.table_id,
+                    c.seat,
+                    game.guild_id,
+                    game.game_id,
+                    c.player,
+                    c.user_id,
+                    c.name,
+                    *team[c.seat],
+                    c.before.mu,
+                    c.before.sigma,
+                    c.after.mu,
+                    c.after.sigma,
+                    game.finished,
+                )
+                for c in changes
+            ],
+        )
+        return changes
+
+    async def rated_games(self) -> list[R.RatedGame]:
+        """The rating input of every finished table, in the order the games ended (their final move's time).
+
+        Read from what the tables keep, the final snapshot and the seats, so a rebuild applies each game's
+        current rating rules; a snapshot its game can no longer load (an old state version) is skipped.
+        """
+        async with self.db.execute(
+            "SELECT t.id, t.guild_id, t.game_id, t.snapshot, a.at FROM tables t"
+            " JOIN actions a ON a.table_id = t.id AND a.n = t.state_no"
+            " WHERE t.status = 'finished' AND t.snapshot IS NOT NULL ORDER BY a.at, t.id"
+        ) as cur:
+            tables = await cur.fetchall()
+        seats = await self.seats_of_tables_with_status("finished")
+        games: list[R.RatedGame] = []
+        for row in tables:
+            try:
+                game = registry.get(row["game_id"])
+                outcome = game.outcome(game.load(json.loads(row["snapshot"])))
+            except (KeyError, IllegalAction) as exc:
+                logging.getLogger("parley.ratings").warning("table %s not rated: %s", row["id"], exc)
+                continue
+            rated = R.rated_game(
+                table_id=int(row["id"]),
+                guild_id=int(row["guild_id"]),
+                game_id=str(row["game_id"]),
+                finished=float(row["at"]),
+                seats=[(s.seat, s.user_id, s.name, s.ai_level, s.vacated) for s in seats.get(int(row["id"]), [])],
+                outcome=outcome,
+            )
+            if rated is not None:
+                games.append(rated)
+        return games
+
+    async def rebuild_ratings(self) -> int:
+        """Recompute every rating from the finished tables, in order, in one transaction; returns the games rated.
+
+        Incremental updates do exactly this one game at a time, so a rebuild changes nothing unless the rules
+        of rating changed (or the tables were edited by hand)."""
+        async with self._write:
+            try:
+                rated = await self._rebuild()
+                await self.db.commit()
+            except BaseException:
+                await self.db.rollback()
+                raise
+        return rated
+
+    async def _rebuild(self) -> int:
+        # the deletes come first: they open the write transaction, so the tables read next are the newest and
+        # no other process can finish a game until the commit (which would otherwise be left out)
+        await self._run("DELETE FROM ratings")
+        await self._run("DELETE FROM rating_changes")
+        await self._run("DELETE FROM rating_backfill")
+        games = await self.rated_games()
+        for g in games:
+            await self._rate(g)
+        return len(games)
+
+    async def _rate_earlier_results(self) -> None:
+        """Migration 5's data step: rate the games finished before ratings existed, once. The marker goes in
+        the same transaction as the ratings, so a crash half-way rates them all again at the next start."""
+        async with self.db.execute("SELECT COUNT(*) FROM rating_backfill") as cur:
+            row = await cur.fetchone()
+        if not row or not row[0]:
+            return
+        async with self._write:
+            try:
+                rated = await self._rebuild()
+                await self.db.commit()
+            except BaseException:
+                await self.db.rollback()
+                raise
+        logging.getLogger("parley.ratings").info("rated %d earlier games", rated)
+
+    async def rating_board(
+        self, guild_id: int, game_id: str, *, min_games: int = R.MIN_GAMES, limit: int = 10
+    ) -> list[tuple[str, int | None, str, R.Rating]]:
+        """``(player, user id, name, rating)`` of a server's game, best conservative rating (μ − 3σ) first,
+        players with at least ``min_games`` rated games only."""
+        async with self.db.execute(
+            "SELECT player, user_id, name, mu, sigma, games FROM ratings"
+            " WHERE guild_id = ? AND game_id = ? AND games >= ?"
+            " ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT ?",
+            (guild_id, game_id, min_games, limit),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [(r["player"], r["user_id"], r["name"], R.Rating(r["mu"], r["sigma"], r["games"])) for r in rows]
+
+    async def user_ratings(self, guild_id: int, user_id: int) -> list[tuple[str, R.Rating, int | None]]:
+        """``(game id, rating, rank)`` of a user on a server per game; rank among the players a leaderboard
+        lists (None while the user has fewer than the games it needs)."""
+        async with self.db.execute(
+            "SELECT r.game_id, r.mu, r.sigma, r.games,"
+            " (SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id AND o.game_id = r.game_id"
+            "  AND o.games >= ? AND o.mu - 3 * o.sigma > r.mu - 3 * r.sigma) AS better"
+            " FROM ratings r WHERE r.guild_id = ? AND r.user_id = ? ORDER BY r.game_id",
+            (R.MIN_GAMES, guild_id, user_id),
+        ) as cur:
+            rows = await cur.fetchall()
+        out: list[tuple[str, R.Rating, int | None]] = []
+        for r in rows:
+            rating = R.Rating(r["mu"], r["sigma"], r["games"])
+            out.append((r["game_id"], rating, int(r["better"]) + 1 if rating.games >= R.MIN_GAMES else None))
+        return out
+
+    async def rating_changes(self, table_id: int) -> list[R.Change]:
+        """The rating changes a finished table made, by seat."""
+        async with self.db.execute("SELECT * FROM rating_changes WHERE table_id = ? ORDER BY seat", (table_id,)) as cur:
+            rows = await cur.fetchall()
+        return [
+            R.Change(
+                r["seat"],
+                r["player"],
+                r["user_id"],
+                r["name"],
+                R.Rating(r["mu_before"], r["sigma_before"]),
+                R.Rating(r["mu_after"], r["sigma_after"]),
+            )
+            for r in rows
+        ]
 
 
 @dataclass(frozen=True)

@@ -182,8 +182,9 @@ async def test_a_whole_game_with_an_ai_ends_with_summary_replay_and_results(host
     assert table is not None and table.status == "finished" and table.to_act == ()
     played = (await host.stats(ANA)).reply + (await host.stats(BEN)).reply
     assert played.count("Toy Gems: 1 played") == 2
-    board = (await host.leaderboard(ANA, "toy")).reply
-    assert "Ana" in board and "Ben" in board and "AI" not in board
+    assert "Ratings: Ana 25.0 → " in summary_post.text and "Parley AI · normal 25.0 → " in summary_post.text
+    board = (await host.leaderboard(ANA, "toy")).reply  # a player is listed after 3 rated games
+    assert board == "Nobody has 3 rated Toy Gems games on this server yet."
     assert (await host.open(ANA, "toy", {})).ok  # the channel is free again
 
 
