@@ -1,0 +1,184 @@
+"""Ratings through the host and the store: updated with the game-ending move, shown by /leaderboard, /stats
+and the end-of-game summary, rebuilt from the finished tables, rated once by the migration, forgotten."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot import ratings as R
+from bot.__main__ import main
+from bot.store import MIGRATIONS, Store
+from bot.tables import Caller, TableHost
+from tests.host.conftest import ANA, BEN, CHANNEL, CID, GUILD, Clock, HostFactory, running
+from tests.host.test_play import play_to_end
+
+
+async def games(host: TableHost, clock: Clock, count: int, *callers: Caller, ais: int = 1) -> list[str]:
+    """``count`` toy games in a row in one channel; the summary post of each."""
+    summaries = []
+    for _ in range(count):
+        await running(host, *callers, ais=ais)
+        outs = await play_to_end(host, ANA, *callers)
+        summaries.append(next(p.text for p in outs[-1].public if "Game over" in p.text))
+        clock.advance(60)
+    return summaries
+
+
+def rows(path: str, sql: str) -> list[tuple]:
+    db = sqlite3.connect(path)
+    try:
+        return [tuple(r) for r in db.execute(sql)]
+    finally:
+        db.close()
+
+
+RATINGS = "SELECT guild_id, game_id, player, user_id, name, mu, sigma, games FROM ratings ORDER BY player"
+CHANGES = "SELECT * FROM rating_changes ORDER BY table_id, seat"
+
+
+async def test_the_final_move_rates_the_game_and_the_summary_shows_the_change(
+    host: TableHost, clock: Clock, db_path: str
+) -> None:
+    [summary] = await games(host, clock, 1, BEN)
+    stored = {r[2]: r for r in rows(db_path, RATINGS)}
+    assert set(stored) == {"100", "101", "ai:normal"}
+    assert stored["ai:normal"][3:5] == (None, "Parley AI · normal") and stored["100"][3:5] == (100, "Ana")
+    line = summary.splitlines()[-1]
+    assert line.startswith("Ratings: Ana 25.0 → ")
+    for player, (_, _, _, _, name, mu, _, games_played) in stored.items():
+        assert f"{name} 25.0 → {mu:.1f}" in line and games_played == 1, player
+    # the winners gained, the others lost, as openskill computed them from the stored sides
+    changes = rows(db_path, "SELECT player, place, mu_before, mu_after FROM rating_changes")
+    assert len(changes) == 3 and all(
+        (mu_after > mu_before) == (place == 1) for _, place, mu_before, mu_after in changes
+    )
+
+
+async def test_leaderboard_lists_after_three_games_by_conservative_rating(host: TableHost, clock: Clock) -> None:
+    await games(host, clock, 2, BEN, CID)
+    assert "Nobody has 3 rated" in (await host.leaderboard(ANA, "toy")).reply
+    await games(host, clock, 1, BEN, CID)
+    board = (await host.leaderboard(ANA, "toy")).reply.splitlines()
+    assert board[0] == "**Toy Gems** leaderboard · skill μ − 3σ · after 3 rated games"
+    assert len(board) == 5 and all(line.endswith("(3 games)") or "3 games)" in line for line in board[1:])
+    shown = [float(line.split("**")[1]) for line in board[1:]]
+    assert shown == sorted(shown, reverse=True)
+    ana = next(line for line in board[1:] if "Ana" in line)
+    [(mu, sigma)] = [(r.mu, r.sigma) for _, uid, _, r in await host.store.rating_board(GUILD, "toy") if uid == 100]
+    assert f"**{mu - 3 * sigma:.1f}** ({mu:.1f} ± {sigma:.1f}, 3 games)" in ana
+    assert any("Parley AI · normal" in line for line in board)
+    # /stats: this server's rating and rank per game
+    stats = (await host.stats(ANA)).reply
+    rank = [i for i, line in enumerate(board[1:], 1) if "Ana" in line][0]
+    assert "Toy Gems: 3 played" in stats and f"rating {mu:.1f} ± {sigma:.1f} here, rank {rank}" in stats
+    # another server has its own ratings
+    elsewhere = Caller(GUILD + 1, CHANNEL + 1, 100, "Ana")
+    assert "Nobody has 3 rated" in (await host.leaderboard(elsewhere, "toy")).reply
+
+
+async def test_stats_before_three_games_says_unranked(host: TableHost, clock: Clock) -> None:
+    await games(host, clock, 1, BEN)
+    assert "here, unranked until 3 rated games" in (await host.stats(BEN)).reply
+
+
+async def test_rebuild_equals_the_incremental_updates(host: TableHost, clock: Clock, db_path: str) -> None:
+    await games(host, clock, 3, BEN, CID, ais=1)
+    await games(host, clock, 2, BEN, ais=0)
+    incremental, changes = rows(db_path, RATINGS), rows(db_path, CHANGES)
+    assert len(changes) == 3 * 4 + 2 * 2
+    assert await host.store.rebuild_ratings() == 5
+    assert rows(db_path, RATINGS) == incremental and rows(db_path, CHANGES) == changes
+    # and the pure replay of the same games gives the same numbers
+    replayed = R.replay(await host.store.rated_games())
+    assert sorted((g, p, r.mu, r.sigma, r.games) for (_, g, p), r in replayed.items()) == [
+        (g, p, mu, sigma, n) for _, g, p, _, _, mu, sigma, n in incremental
+    ]
+
+
+async def test_the_cli_rebuilds(host: TableHost, clock: Clock, db_path: str, capsys: pytest.CaptureFixture) -> None:
+    await games(host, clock, 2, BEN)
+    before = rows(db_path, RATINGS)
+    # a separate process's command, while the bot is idle (a thread here: asyncio.run needs its own loop)
+    assert await asyncio.to_thread(main, ["--env-file", "/nonexistent", "ratings", "rebuild", "--db", db_path]) == 0
+    assert "Rated 2 finished games." in capsys.readouterr().out
+    assert rows(db_path, RATINGS) == before
+
+
+async def test_the_migration_rates_earlier_games_once(
+    make_host: HostFactory, clock: Clock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = str(tmp_path / "old.sqlite3")
+    host = await make_host(path)
+    await games(host, clock, 3, BEN)
+    want = rows(path, RATINGS)
+    await host.close()
+    # the same database as it was before ratings existed: schema version 4, no rating tables
+    db = sqlite3.connect(path)
+    db.executescript(
+        "DROP TABLE ratings; DROP TABLE rating_changes; DROP TABLE rating_backfill; PRAGMA user_version = 4;"
+    )
+    db.close()
+    store = Store(path)
+    await store.open()
+    assert await store.schema_version() == len(MIGRATIONS)
+    assert rows(path, RATINGS) == want
+    await store.close()
+    # opened again, nothing is rated a second time
+    calls: list[int] = []
+    real = Store.rated_games
+
+    async def counting(self: Store) -> list[R.RatedGame]:
+        calls.append(1)
+        return await real(self)
+
+    monkeypatch.setattr(Store, "rated_games", counting)
+    store = Store(path)
+    await store.open()
+    await store.close()
+    assert calls == [] and rows(path, RATINGS) == want
+
+
+async def test_forget_removes_ratings_too(host: TableHost, clock: Clock, db_path: str) -> None:
+    await games(host, clock, 3, BEN)
+    assert "ratings" in (await host.forget_me(BEN)).reply
+    assert rows(db_path, "SELECT * FROM ratings WHERE user_id = 101") == []
+    assert rows(db_path, "SELECT * FROM rating_changes WHERE user_id = 101") == []
+    assert all("Ben" not in line for line in (await host.leaderboard(ANA, "toy")).reply.splitlines())
+    assert len(rows(db_path, "SELECT * FROM ratings")) == 2  # Ana and the AI keep theirs
+
+
+async def test_a_player_who_left_is_rated_for_the_seat(host: TableHost, clock: Clock, db_path: str) -> None:
+    await running(host, BEN, ais=1)
+    assert (await host.leave(BEN)).ok  # an AI finishes Ben's seat
+    await play_to_end(host, ANA)
+    assert {r[2] for r in rows(db_path, RATINGS)} == {"100", "101", "ai:normal"}
+
+
+async def test_a_failing_rating_update_rolls_back_the_final_move(
+    host: TableHost, clock: Clock, db_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rating is written in the final move's transaction: if it cannot be, the move is not committed either
+    (and is refused), so no database ever holds a finished game without its rating."""
+    await running(host, BEN, ais=1)
+
+    def broken(*_: object) -> None:
+        raise RuntimeError("rating failed")
+
+    monkeypatch.setattr(R, "rate", broken)
+    last = None
+    for _ in range(500):
+        summary = host.table_for(CHANNEL)
+        assert summary is not None and summary.status == "running"
+        choices = [c for c in (ANA, BEN) if await host.choices(c)]
+        out = await host.play(choices[0], (await host.choices(choices[0]))[0].action, summary.state_no)
+        if not out.ok:
+            last = summary.state_no
+            break
+    assert last is not None and host.internal_errors == 1
+    [(status, state_no)] = rows(db_path, "SELECT status, state_no FROM tables")
+    assert (status, state_no) == ("running", last)
+    assert rows(db_path, "SELECT * FROM results") == [] and rows(db_path, "SELECT * FROM ratings") == []
