@@ -4,8 +4,6 @@ and the end-of-game summary, rebuilt from the finished tables, rated once by the
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-from pathlib import Path
 
 import pytest
 
@@ -13,7 +11,7 @@ from bot import ratings as R
 from bot.__main__ import main
 from bot.store import MIGRATIONS, Store
 from bot.tables import Caller, TableHost
-from tests.host.conftest import ANA, BEN, CHANNEL, CID, GUILD, Clock, HostFactory, running
+from tests.host.conftest import ANA, BEN, CHANNEL, CID, GUILD, Clock, HostFactory, raw_read, running
 from tests.host.test_play import play_to_end
 
 
@@ -28,12 +26,14 @@ async def games(host: TableHost, clock: Clock, count: int, *callers: Caller, ais
     return summaries
 
 
-def rows(path: str, sql: str) -> list[tuple]:
-    db = sqlite3.connect(path)
-    try:
-        return [tuple(r) for r in db.execute(sql)]
-    finally:
-        db.close()
+@pytest.fixture
+def db_path(db_url: str) -> str:
+    """The host fixtures' database is ``db_url``: every test here runs on SQLite and on PostgreSQL."""
+    return db_url
+
+
+async def rows(url: str, sql: str) -> list[tuple]:
+    return [tuple(r) for r in await raw_read(url, sql)]
 
 
 RATINGS = "SELECT guild_id, game_id, player, user_id, name, mu, sigma, games FROM ratings ORDER BY player"
@@ -44,7 +44,7 @@ async def test_the_final_move_rates_the_game_and_the_summary_shows_the_change(
     host: TableHost, clock: Clock, db_path: str
 ) -> None:
     [summary] = await games(host, clock, 1, BEN)
-    stored = {r[2]: r for r in rows(db_path, RATINGS)}
+    stored = {r[2]: r for r in await rows(db_path, RATINGS)}
     assert set(stored) == {"100", "101", "ai:normal"}
     assert stored["ai:normal"][3:5] == (None, "Parley AI · normal") and stored["100"][3:5] == (100, "Ana")
     line = summary.splitlines()[-1]
@@ -52,7 +52,7 @@ async def test_the_final_move_rates_the_game_and_the_summary_shows_the_change(
     for player, (_, _, _, _, name, mu, _, games_played) in stored.items():
         assert f"{name} 25.0 → {mu:.1f}" in line and games_played == 1, player
     # the winners gained, the others lost, as openskill computed them from the stored sides
-    changes = rows(db_path, "SELECT player, place, mu_before, mu_after FROM rating_changes")
+    changes = await rows(db_path, "SELECT player, place, mu_before, mu_after FROM rating_changes")
     assert len(changes) == 3 and all(
         (mu_after > mu_before) == (place == 1) for _, place, mu_before, mu_after in changes
     )
@@ -88,10 +88,10 @@ async def test_stats_before_three_games_says_unranked(host: TableHost, clock: Cl
 async def test_rebuild_equals_the_incremental_updates(host: TableHost, clock: Clock, db_path: str) -> None:
     await games(host, clock, 3, BEN, CID, ais=1)
     await games(host, clock, 2, BEN, ais=0)
-    incremental, changes = rows(db_path, RATINGS), rows(db_path, CHANGES)
+    incremental, changes = await rows(db_path, RATINGS), await rows(db_path, CHANGES)
     assert len(changes) == 3 * 4 + 2 * 2
     assert await host.store.rebuild_ratings() == 5
-    assert rows(db_path, RATINGS) == incremental and rows(db_path, CHANGES) == changes
+    assert await rows(db_path, RATINGS) == incremental and await rows(db_path, CHANGES) == changes
     # and the pure replay of the same games gives the same numbers
     replayed = R.replay(await host.store.rated_games())
     assert sorted((g, p, r.mu, r.sigma, r.games) for (_, g, p), r in replayed.items()) == [
@@ -101,31 +101,36 @@ async def test_rebuild_equals_the_incremental_updates(host: TableHost, clock: Cl
 
 async def test_the_cli_rebuilds(host: TableHost, clock: Clock, db_path: str, capsys: pytest.CaptureFixture) -> None:
     await games(host, clock, 2, BEN)
-    before = rows(db_path, RATINGS)
+    before = await rows(db_path, RATINGS)
     # a separate process's command, while the bot is idle (a thread here: asyncio.run needs its own loop)
     assert await asyncio.to_thread(main, ["--env-file", "/nonexistent", "ratings", "rebuild", "--db", db_path]) == 0
     assert "Rated 2 finished games." in capsys.readouterr().out
-    assert rows(db_path, RATINGS) == before
+    assert await rows(db_path, RATINGS) == before
 
 
 async def test_the_migration_rates_earlier_games_once(
-    make_host: HostFactory, clock: Clock, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    make_host: HostFactory, clock: Clock, db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = str(tmp_path / "old.sqlite3")
+    path = db_url
     host = await make_host(path)
     await games(host, clock, 3, BEN)
-    want = rows(path, RATINGS)
+    want = await rows(path, RATINGS)
     await host.close()
     # the same database as it was before ratings existed: schema version 4, no rating tables
-    db = sqlite3.connect(path)
-    db.executescript(
-        "DROP TABLE ratings; DROP TABLE rating_changes; DROP TABLE rating_backfill; PRAGMA user_version = 4;"
-    )
-    db.close()
+    store = Store(path)
+    await store.open()
+    async with store.transaction() as tx:
+        for table in ("ratings", "rating_changes", "rating_backfill"):
+            await tx.execute(f"DROP TABLE {table}")
+        if store.dialect == "postgresql":
+            await tx.execute("UPDATE parley_schema SET version = 4")
+        else:
+            await tx.execute("PRAGMA user_version = 4")
+    await store.close()
     store = Store(path)
     await store.open()
     assert await store.schema_version() == len(MIGRATIONS)
-    assert rows(path, RATINGS) == want
+    assert await rows(path, RATINGS) == want
     await store.close()
     # opened again, nothing is rated a second time
     calls: list[int] = []
@@ -139,23 +144,23 @@ async def test_the_migration_rates_earlier_games_once(
     store = Store(path)
     await store.open()
     await store.close()
-    assert calls == [] and rows(path, RATINGS) == want
+    assert calls == [] and await rows(path, RATINGS) == want
 
 
 async def test_forget_removes_ratings_too(host: TableHost, clock: Clock, db_path: str) -> None:
     await games(host, clock, 3, BEN)
     assert "ratings" in (await host.forget_me(BEN)).reply
-    assert rows(db_path, "SELECT * FROM ratings WHERE user_id = 101") == []
-    assert rows(db_path, "SELECT * FROM rating_changes WHERE user_id = 101") == []
+    assert await rows(db_path, "SELECT * FROM ratings WHERE user_id = 101") == []
+    assert await rows(db_path, "SELECT * FROM rating_changes WHERE user_id = 101") == []
     assert all("Ben" not in line for line in (await host.leaderboard(ANA, "toy")).reply.splitlines())
-    assert len(rows(db_path, "SELECT * FROM ratings")) == 2  # Ana and the AI keep theirs
+    assert len(await rows(db_path, "SELECT * FROM ratings")) == 2  # Ana and the AI keep theirs
 
 
 async def test_a_player_who_left_is_rated_for_the_seat(host: TableHost, clock: Clock, db_path: str) -> None:
     await running(host, BEN, ais=1)
     assert (await host.leave(BEN)).ok  # an AI finishes Ben's seat
     await play_to_end(host, ANA)
-    assert {r[2] for r in rows(db_path, RATINGS)} == {"100", "101", "ai:normal"}
+    assert {r[2] for r in await rows(db_path, RATINGS)} == {"100", "101", "ai:normal"}
 
 
 async def test_a_failing_rating_update_rolls_back_the_final_move(
@@ -179,6 +184,6 @@ async def test_a_failing_rating_update_rolls_back_the_final_move(
             last = summary.state_no
             break
     assert last is not None and host.internal_errors == 1
-    [(status, state_no)] = rows(db_path, "SELECT status, state_no FROM tables")
+    [(status, state_no)] = await rows(db_path, "SELECT status, state_no FROM tables")
     assert (status, state_no) == ("running", last)
-    assert rows(db_path, "SELECT * FROM results") == [] and rows(db_path, "SELECT * FROM ratings") == []
+    assert await rows(db_path, "SELECT * FROM results") == [] and await rows(db_path, "SELECT * FROM ratings") == []
