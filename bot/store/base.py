@@ -860,6 +860,21 @@ class Store:
             for r in rows
         ]
 
+    async def rating_changes(self, table_id: int) -> list[R.Change]:
+        """The rating changes a finished table made, by seat."""
+        rows = await self._fetch("SELECT * FROM rating_changes WHERE table_id = ? ORDER BY seat", (table_id,))
+        return [
+            R.Change(
+                r["seat"],
+                r["player"],
+                r["user_id"],
+                r["name"],
+                R.Rating(float(r["mu_before"]), float(r["sigma_before"])),
+                R.Rating(float(r["mu_after"]), float(r["sigma_after"])),
+            )
+            for r in rows
+        ]
+
     async def user_ratings(self, guild_id: int, user_id: int) -> list[tuple[str, R.Rating, int | None]]:
         """``(game id, rating, rank)`` of a user on a server per game; the rank among the players a leaderboard
         lists (None while the user has fewer rated games than it needs)."""
