@@ -9,7 +9,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from bot import ratings as R
-from rules import registry
+from rules import playout, registry
 from rules.core import Outcome
 
 ALICE, BOB, CARL, DORA = (1, 11, "alice"), (2, 12, "bob"), (3, 13, "carl"), (4, 14, "dora")
@@ -207,3 +207,34 @@ def test_outcome_round_trips_its_rating_fields() -> None:
     out = Outcome((1,), "x", (1.0, 2.0), (1, 0), teams=((0,), (1,)), places=(2, 1))
     assert Outcome.from_json(out.to_json()) == out
     assert Outcome.from_json({"winners": [0], "reason": "x"}) == Outcome((0,), "x")
+
+
+# -- whole games: every game's real outcomes give well-formed sides -----------------------------------------
+@pytest.mark.parametrize(
+    ("game_id", "players", "options"),
+    [
+        ("cartagena", 4, {}),
+        ("buccaneer", 3, {"round_limit": "50"}),
+        ("martinique", 2, {}),
+        ("treasure_island", 4, {}),
+        ("flagon", 4, {"length": "short"}),
+        ("flagon", 3, {"length": "short", "map": "tavern"}),
+    ],
+)
+def test_seeded_games_end_with_every_seat_on_one_side_and_the_winners_first(
+    game_id: str, players: int, options: dict[str, str]
+) -> None:
+    game = registry.get(game_id)
+    for seed in ("r1", "r2"):
+        state, _ = playout.play(game, players, options, seed, playout.ai_chooser(["easy"] * players, seed))
+        out = playout.final_outcome(game, state)
+        ranked = R.sides(out, players)
+        if ranked is None:  # only a game its rules rank nobody in
+            assert game_id == "treasure_island" and out.reason == "provisions", out
+            continue
+        seats = sorted(s for team, _ in ranked for s in team)
+        assert seats == list(range(players)), out
+        first = {s for team, place in ranked if place == 1 for s in team}
+        assert set(out.winners) <= first and (not out.winners or first <= set(out.winners)), out
+        if game_id == "flagon" and options.get("map") != "tavern":
+            assert any(len(team) > 1 for team, _ in ranked), out  # crews are sides
