@@ -278,6 +278,8 @@ RECORD_RESULTS = (
     " user_id = excluded.user_id, name = excluded.name, won = excluded.won, score = excluded.score,"
     " finished = excluded.finished"
 )
+#: finished tables whose snapshots a rebuild reads at once
+RATING_BATCH = 200
 NEW_RATING = (
     "INSERT INTO ratings (guild_id, game_id, player, user_id, name, mu, sigma, games, updated)"
     " VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (guild_id, game_id, player) DO NOTHING"
@@ -773,38 +775,45 @@ class Store:
         then table id), read inside ``tx`` when given.
 
         Read from what the tables keep, the final snapshot and the seats, so a rebuild applies each game's
-        current rating rules; a snapshot its game can no longer load (an old state version) is skipped.
+        current rating rules; a snapshot its game can no longer load (an old state version) is skipped. The
+        snapshots are read a batch at a time: a server's whole history need not fit in memory at once.
         """
         fetch = self._fetch if tx is None else tx.fetch
-        tables = await fetch(
-            "SELECT t.id, t.guild_id, t.game_id, t.snapshot, a.at FROM tables t"
+        order = await fetch(
+            "SELECT t.id, t.guild_id, t.game_id, a.at FROM tables t"
             " JOIN actions a ON a.table_id = t.id AND a.n = t.state_no"
             " WHERE t.status = 'finished' AND t.snapshot IS NOT NULL ORDER BY a.at, t.id"
         )
-        seats: dict[int, list[SeatRow]] = {}
-        for r in await fetch(
-            "SELECT s.* FROM seats s JOIN tables t ON t.id = s.table_id WHERE t.status = 'finished'"
-            " ORDER BY s.table_id, s.seat"
-        ):
-            seats.setdefault(int(r["table_id"]), []).append(_seat(r))
         games: list[R.RatedGame] = []
-        for row in tables:
-            try:
-                game = registry.get(row["game_id"])
-                outcome = game.outcome(game.load(json.loads(row["snapshot"])))
-            except (KeyError, IllegalAction) as exc:
-                logging.getLogger("parley.ratings").warning("table %s not rated: %s", row["id"], exc)
-                continue
-            rated = R.rated_game(
-                table_id=int(row["id"]),
-                guild_id=int(row["guild_id"]),
-                game_id=str(row["game_id"]),
-                finished=float(row["at"]),
-                seats=[(s.seat, s.user_id, s.name, s.ai_level, s.vacated) for s in seats.get(int(row["id"]), [])],
-                outcome=outcome,
-            )
-            if rated is not None:
-                games.append(rated)
+        for i in range(0, len(order), RATING_BATCH):
+            batch = order[i : i + RATING_BATCH]
+            marks = ",".join("?" for _ in batch)
+            ids = [int(r["id"]) for r in batch]
+            snapshots = {
+                int(r["id"]): r["snapshot"]
+                for r in await fetch(f"SELECT id, snapshot FROM tables WHERE id IN ({marks})", ids)
+            }
+            seats: dict[int, list[SeatRow]] = {}
+            for r in await fetch(f"SELECT * FROM seats WHERE table_id IN ({marks}) ORDER BY table_id, seat", ids):
+                seats.setdefault(int(r["table_id"]), []).append(_seat(r))
+            for row in batch:
+                table_id = int(row["id"])
+                try:
+                    game = registry.get(row["game_id"])
+                    outcome = game.outcome(game.load(json.loads(snapshots[table_id])))
+                except (KeyError, IllegalAction) as exc:
+                    logging.getLogger("parley.ratings").warning("table %s not rated: %s", table_id, exc)
+                    continue
+                rated = R.rated_game(
+                    table_id=table_id,
+                    guild_id=int(row["guild_id"]),
+                    game_id=str(row["game_id"]),
+                    finished=float(row["at"]),
+                    seats=[(s.seat, s.user_id, s.name, s.ai_level, s.vacated) for s in seats.get(table_id, [])],
+                    outcome=outcome,
+                )
+                if rated is not None:
+                    games.append(rated)
         return games
 
     async def rebuild_ratings(self) -> int:

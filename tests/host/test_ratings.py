@@ -10,6 +10,7 @@ import pytest
 from bot import ratings as R
 from bot.__main__ import main
 from bot.store import MIGRATIONS, Store
+from bot.store import base as store_base
 from bot.tables import Caller, TableHost
 from tests.host.conftest import ANA, BEN, CHANNEL, CID, GUILD, Clock, HostFactory, raw_read, running
 from tests.host.test_play import play_to_end
@@ -85,7 +86,10 @@ async def test_stats_before_three_games_says_unranked(host: TableHost, clock: Cl
     assert "here, unranked until 3 rated games" in (await host.stats(BEN)).reply
 
 
-async def test_rebuild_equals_the_incremental_updates(host: TableHost, clock: Clock, db_path: str) -> None:
+async def test_rebuild_equals_the_incremental_updates(
+    host: TableHost, clock: Clock, db_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_base, "RATING_BATCH", 2)  # the snapshots are read in several batches
     await games(host, clock, 3, BEN, CID, ais=1)
     await games(host, clock, 2, BEN, ais=0)
     incremental, changes = await rows(db_path, RATINGS), await rows(db_path, CHANGES)
