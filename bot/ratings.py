@@ -126,8 +126,8 @@ def rated_game(
 ) -> RatedGame | None:
     """The rating input of a finished table; ``seats`` are ``(seat, user id, name, AI level, vacated)``.
 
-    None when nothing is rated: no outcome, a game its rules rank nobody in, or fewer than two sides with
-    someone to rate.
+    None when nothing is rated: no outcome, a game its rules rank nobody in, fewer than two sides with
+    someone to rate, or a single player in every rated seat.
     """
     if outcome is None:
         return None
@@ -146,7 +146,8 @@ def rated_game(
             if player:
                 entries.append(Entry(seat, player, user_id, name, team, place))
                 teams_seen.add(team)
-    if len(teams_seen) < 2:
+    if len(teams_seen) < 2 or len({e.player for e in entries}) < 2:
+        # one side, or one player on every side (an AI level playing only itself): nothing is learnt
         return None
     return RatedGame(table_id, guild_id, game_id, finished, tuple(sorted(entries, key=lambda e: e.seat)))
 

@@ -107,6 +107,14 @@ def test_ai_levels_are_players_and_a_player_who_left_is_rated_for_the_seat() -> 
     )
 
 
+def test_an_ai_level_playing_only_itself_is_not_rated() -> None:
+    rows = [(0, None, "AI 0", "normal", False), (1, None, "AI 1", "normal", False)]
+    assert (
+        R.rated_game(table_id=1, guild_id=5, game_id="toy", finished=1.0, seats=rows, outcome=Outcome((0,), "x"))
+        is None
+    )
+
+
 def test_a_lone_side_is_not_rated() -> None:
     rows = [(0, None, "AI", "easy", False), (1, None, "", None, False)]
     assert (
