@@ -65,19 +65,23 @@ class GuildCommands:
         uid = caller.user_id if user_id is None else user_id
         rows = await self.store.user_stats(uid)
         who = "You have" if uid == caller.user_id else f"{await self.store.user_name(uid) or 'That member'} has"
+        rated = {g: (r, rank) for g, r, rank in await self.store.user_ratings(caller.guild_id, uid)}
+        # a game only left half-way has no result row (the AI finished it) but is rated all the same
+        played_games = {g for g, _, _ in rows}
+        rows += [(g, 0, 0) for g in sorted(rated) if g not in played_games]
         if not rows:
             return Outputs(reply=f"{who} no finished games yet.")
-        rated = {g: (r, rank) for g, r, rank in await self.store.user_ratings(caller.guild_id, uid)}
         lines = [f"{who} played:"]
-        for game_id, played, won in rows:
+        for game_id, played, won in sorted(rows):
             title = registry.get(game_id).info.title if game_id in registry.game_ids() else game_id
-            line = f"• {title}: {played} played, {won} won"
+            parts = [f"{played} played, {won} won"] if played else []
             if game_id in rated:
                 rating, rank = rated[game_id]
-                line += f"; rating {rating_text(rating)} here, " + (
-                    f"rank {rank}" if rank is not None else f"unranked until {ratings.MIN_GAMES} rated games"
+                parts.append(
+                    f"rating {rating_text(rating)} here, "
+                    + (f"rank {rank}" if rank is not None else f"unranked until {ratings.MIN_GAMES} rated games")
                 )
-            lines.append(line)
+            lines.append(f"• {title}: {'; '.join(parts)}")
         return Outputs(reply="\n".join(lines))
 
     @guarded

@@ -237,7 +237,9 @@ async def test_when_the_last_human_leaves_the_ais_play_it_out_in_a_few_posts(hos
     assert 1 <= len(boards) <= 6 and all(p.image for p in boards)
     assert host.table_for(CHANNEL).status == "finished"
     assert (await published.replay_after(out)).image
-    assert "no finished games" in (await host.stats(ANA)).reply  # a player who left is not credited
+    # a player who left is not credited with a result, but is rated for the seat (leaving does not dodge a loss)
+    stats = (await host.stats(ANA)).reply
+    assert "• Toy Gems: rating " in stats and " played, " not in stats
 
 
 async def test_an_ai_only_table_that_cannot_finish_is_abandoned_not_replayed_every_tick(

@@ -165,6 +165,8 @@ async def test_a_player_who_left_is_rated_for_the_seat(host: TableHost, clock: C
     assert (await host.leave(BEN)).ok  # an AI finishes Ben's seat
     await play_to_end(host, ANA)
     assert {r[2] for r in await rows(db_path, RATINGS)} == {"100", "101", "ai:normal"}
+    # no result row (an AI finished the seat), but /stats shows the rating
+    assert "• Toy Gems: rating " in (await host.stats(BEN)).reply
 
 
 async def test_a_failing_rating_update_rolls_back_the_final_move(
