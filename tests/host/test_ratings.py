@@ -193,3 +193,88 @@ async def test_a_failing_rating_update_rolls_back_the_final_move(
     [(status, state_no)] = await rows(db_path, "SELECT status, state_no FROM tables")
     assert (status, state_no) == ("running", last)
     assert await rows(db_path, "SELECT * FROM results") == [] and await rows(db_path, "SELECT * FROM ratings") == []
+
+
+async def test_two_processes_finishing_games_of_one_player_at_once_lose_no_update(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two stores on one database (two processes of a cluster) commit game-ending moves sharing a player at the same
+    moment: the second waits for the first's rating and rates on top of it (PostgreSQL: the row lock)."""
+    from bot.store import SeatRow, postgres, sqlite
+    from rules.core import Outcome
+
+    # a pause after reading the ratings, so the other transaction surely reads them too unless a lock stops it
+    for tx_class in (postgres._PostgresTx, sqlite._SQLiteTx):  # noqa: SLF001 - tests look inside
+        real = tx_class.fetch
+
+        async def slow(self: object, sql: str, args: tuple = (), real: object = real) -> list:
+            got = await real(self, sql, args)  # type: ignore[operator]
+            if "FROM ratings" in sql:
+                await asyncio.sleep(0.1)
+            return got
+
+        monkeypatch.setattr(tx_class, "fetch", slow)
+
+    stores = [Store(db_url), Store(db_url)]
+    for store in stores:
+        await store.open()
+    try:
+        # Ana is rated already: her row exists, so nothing but its lock orders the two updates
+        async with stores[0].transaction() as tx:
+            await tx.execute(
+                "INSERT INTO ratings (guild_id, game_id, player, user_id, name, mu, sigma, games, updated)"
+                " VALUES (?, 'toy', '100', 100, 'Ana', 25.0, 8.0, 1, 0.0)",
+                (GUILD,),
+            )
+        tables = []
+        for k, store in enumerate(stores):
+            seats = [SeatRow(0, 100, "Ana", None), SeatRow(1, 200 + k, f"P{k}", None)]
+            table_id = await store.create_table(
+                guild_id=GUILD,
+                channel_id=50 + k,
+                game_id="toy",
+                host_id=100,
+                options={},
+                seed="s",
+                ai_seed="a",
+                now=1.0,
+                seats=seats,
+            )
+            await store.begin_game(table_id, seats, {"n": 0}, 1.0)
+            rated = R.rated_game(
+                table_id=table_id,
+                guild_id=GUILD,
+                game_id="toy",
+                finished=2.0 + k,
+                seats=[(0, 100, "Ana", None, False), (1, 200 + k, f"P{k}", None, False)],
+                outcome=Outcome((0,), "won"),
+            )
+            tables.append((store, table_id, rated))
+        changes = await asyncio.gather(
+            *(
+                store.append(
+                    table_id,
+                    n=1,
+                    kind="action",
+                    seat=0,
+                    action="x",
+                    by_ai=False,
+                    user_id=100,
+                    public=[],
+                    snapshot={"n": 1},
+                    now=2.0,
+                    finished=True,
+                    rating=rated,
+                )
+                for store, table_id, rated in tables
+            )
+        )
+        ana = {r[2]: r for r in await rows(db_url, RATINGS)}["100"]
+        assert ana[7] == 3  # both games counted
+        # one of the two games saw the other's result as Ana's prior
+        befores = sorted(c.before.mu for cs in changes for c in cs if c.player == "100")
+        assert befores[0] == 25.0 and befores[1] > 25.0
+        assert ana[5] == max(c.after.mu for cs in changes for c in cs if c.player == "100")
+    finally:
+        for store in stores:
+            await store.close()
