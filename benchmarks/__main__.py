@@ -320,6 +320,11 @@ def store_rows(cfg: Config, results: dict[str, Any], log: Callable[[str], None])
                 f"p50 {fmt_time(c['alone']['p50'])} p95 {fmt_time(c['alone']['p95'])}",
             ),
             Row(
+                f"{kind} CPU per commit (this process + the server's processes)",
+                f"{fmt_time(c['cpu_client'] + c['cpu_server'])} ({fmt_time(c['cpu_client'])} + {fmt_time(c['cpu_server'])}),"
+                f" ≤ {1 / max(1e-9, c['cpu_client'] + c['cpu_server']):.0f} commits/s per core",
+            ),
+            Row(
                 f"{kind} commits, {c['concurrent']} tables appending at once",
                 f"{c['rate']:.0f}/s, {c['rate'] / n:.0f}/s per core; each p95 {fmt_time(c['together']['p95'])}",
             ),

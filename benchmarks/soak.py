@@ -57,8 +57,18 @@ BUDGETS = {
 class _Mallinfo2(ctypes.Structure):
     _fields_ = [
         (name, ctypes.c_size_t)
-        for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
-                     "keepcost")
+        for name in (
+            "arena",
+            "ordblks",
+            "smblks",
+            "hblks",
+            "hblkhd",
+            "usmblks",
+            "fsmblks",
+            "uordblks",
+            "fordblks",
+            "keepcost",
+        )
     ]
 
 
@@ -352,7 +362,9 @@ async def soak_run(
     db = where / "soak.sqlite3"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)
-    settings = Settings(db_path=str(db), render_processes=default_render_processes() if processes is None else processes)
+    settings = Settings(
+        db_path=str(db), render_processes=default_render_processes() if processes is None else processes
+    )
     host = build_host(settings, ai_seed=f"soak-{seed}")
     soak = Soak(host, db)
     host.publish = soak.publish
