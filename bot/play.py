@@ -9,9 +9,10 @@ from collections.abc import Callable
 from typing import Any
 
 from bot import ratings
-from bot.api import Caller, Outputs, guarded
-from bot.outputs import MAX_ACTION_CHARS, clip, defang, outcome_text, private_part, refusal
+from bot.api import Caller, Choice, Outputs, guarded
+from bot.outputs import MAX_ACTION_CHARS, clip, defang, outcome_text, private_part
 from bot.posts import Batch
+from bot.refusals import refusal
 from bot.store import DeadlineRow, Store
 from bot.table import Table
 from rules.core import IllegalAction, Outcome
@@ -23,12 +24,21 @@ MAX_AI_STEPS = 5000
 AI_TAKEOVER_LEVEL = "normal"
 
 
+def confirmation(label: str, action: str) -> str:
+    """What a player reads after a move: the label they chose, and the canonical text in Discord's small print
+    (``-#`` subtext) when it differs, so the same words can be typed with ``/play`` next time."""
+    if not label or label == action:
+        return f"Played `{action}`."
+    return f"Played: {label}\n-# `{action}`"
+
+
 class PlayMixin:
     """Part of :class:`bot.tables.TableHost`: moves, AI seats, undo and the end of a game."""
 
     store: Store
     clock: Callable[[], float]
     internal_errors: int
+    _choices: Callable[[Caller], list[Choice]]  # bot.reading: the caller's choices in the picker's order
 
     async def _arm(
         self, t: Table, before: tuple[int, ...], after: tuple[int, ...], force: list[int] | None = None
@@ -261,8 +271,7 @@ class PlayMixin:
                 if seat not in to_act:
                     names = ", ".join(t.who(s) for s in to_act)
                     return Outputs(ok=False, reply=clip(defang(f"{exc.message} It's {names}'s turn, not yours.")))
-                legal = game.legal_actions(t.state, seat)
-                return Outputs(ok=False, reply=refusal(exc.message, legal))
+                return Outputs(ok=False, reply=refusal(exc.message, self._choices(caller), text))
             legal = game.legal_actions(t.state, seat)
             if seat not in to_act and action not in legal:
                 names = ", ".join(t.who(s) for s in to_act)
@@ -275,14 +284,16 @@ class PlayMixin:
                     why = f"`{action}` is not a legal action right now."
                 except IllegalAction as exc:
                     why = exc.message
-                return Outputs(ok=False, reply=refusal(why, legal))
+                return Outputs(ok=False, reply=refusal(why, self._choices(caller), action))
+            # the confirmation echoes what the player chose (the picker's label); the canonical text follows small
+            label = game.label(game.view(t.state, seat), action)
             batch = Batch()
             try:
                 await self._commit(t, seat, action, by_ai=False, user_id=caller.user_id, batch=batch)
             except IllegalAction as exc:
-                return Outputs(ok=False, reply=refusal(exc.message, legal))
+                return Outputs(ok=False, reply=refusal(exc.message, self._choices(caller), action))
             await self._run_ais(t, batch)
-            return await self._flush(t, batch, reply=f"You played `{action}`.")
+            return await self._flush(t, batch, reply=confirmation(label, action))
 
     @staticmethod
     def _only_others_moved(t: Table, caller: Caller, state_no: int) -> bool:

@@ -188,15 +188,20 @@ def _current(host: TableHost, interaction: discord.Interaction, table_id: int, s
     return summary
 
 
-def waiting_text(summary: TableSummary | None) -> str:
+def waiting_text(summary: TableSummary | None, user_id: int | None = None) -> str:
+    """Why the caller has nothing to pick: the game is over, they hold no seat (a spectator, or a player who
+    left), or whom the table waits for."""
     if summary is not None and summary.status == "finished":
         return "The game is over — the summary is in the channel."
     if summary is None or summary.status != "running":
         return "There is no game running at this table."
     names = [seat.name for seat in summary.seats if seat.seat in summary.to_act]
+    waiting = f"waiting for {', '.join(names)}" if names else "nobody has to act right now"
+    if user_id is not None and not any(s.user_id == user_id and s.ai_level is None for s in summary.seats):
+        return f"You have no seat at this table, so there is nothing for you to play — {waiting}."
     if not names:
         return "Nothing to do for you right now."
-    return f"It's not your move — waiting for {', '.join(names)}."
+    return f"It's not your move — {waiting}."
 
 
 async def _offer_picker(interaction: discord.Interaction, host: TableHost, caller: Caller, note: str = "") -> None:
@@ -210,7 +215,8 @@ async def _offer_picker(interaction: discord.Interaction, host: TableHost, calle
         if summary is None or again is None or again.state_no == summary.state_no:
             break
     if not choices or summary is None:
-        text = f"{note}\n{waiting_text(summary)}" if note else waiting_text(summary)
+        waiting = waiting_text(summary, caller.user_id)
+        text = f"{note}\n{waiting}" if note else waiting
         await _show(interaction, text, None)
         return
     await _show(
@@ -543,7 +549,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:pa
                 return
             choices = await host.choices(caller)
             if not choices:
-                await _show(interaction, waiting_text(summary), None)
+                await _show(interaction, waiting_text(summary, caller.user_id), None)
                 return
             await _show(
                 interaction,

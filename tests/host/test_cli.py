@@ -88,7 +88,7 @@ def _run(args: list[str], stdin: str, cwd: Path) -> subprocess.CompletedProcess[
 def test_parley_play_cartagena_through_stdin(tmp_path: Path) -> None:
     proc = _run(["play", "cartagena", "--seed", "7", "--variant", "tortuga"], "moves\n1\nhand\nboard\nquit\n", tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert "You played" in proc.stdout and "[picture] pictures/1/001.png" in proc.stdout
+    assert "Played" in proc.stdout and "[picture] pictures/1/001.png" in proc.stdout
     assert (tmp_path / "pictures" / "1" / "001.png").read_bytes()[:4] == b"\x89PNG"
 
 

@@ -1,0 +1,93 @@
+"""A refusal in the table's voice: one sentence of why, then one short list of what is allowed.
+
+The list is taken from the caller's choices in the picker's order (``menu_order``), the same order ``moves`` and
+autocomplete use: the actions that share the most leading words with what was typed come first (all of the typed
+verb's actions when nothing closer matches, or the verb nearest the typed one), then every other menu once, as
+``verb …`` with its count. No action is named twice, and a menu of thousands (Buccaneer's ride targets) is never
+sampled at random: it is named with its count, or narrowed by the words typed."""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from bot.api import Choice
+from bot.outputs import clip, defang
+
+#: actions of the matched kind named one by one; the rest of that kind is counted
+SHOWN = 5
+#: other menus named after them (each once, with its count)
+OTHER_MENUS = 6
+
+# An engine's message often ends with its own list of allowed actions ("…; choose one of: a, b, c."). The host
+# names what is allowed itself, once, so the engine's list is cut off at its introducing phrase.
+_ENGINE_LIST = re.compile(
+    r"(?:[;:.,]\s*|\s+[-–—]\s*)(?:please\s+)?(?:choose one of|choose from|try one of|try|allowed|you can play|"
+    r"show one of|pick one of|say e\.g\.|say|e\.g\.|for example)(?=[\s:`]).*$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def why(message: str) -> str:
+    """The engine's reason as one sentence: made safe to send, its own list of allowed actions cut off."""
+    text = defang(message).strip()
+    cut = _ENGINE_LIST.sub("", text).strip()
+    text = cut or text
+    # one sentence: up to the first full stop that ends a sentence (not one inside `go 2.5` or a quoted action)
+    match = re.search(r"(?<=[a-z0-9)`'\"])[.!?](?=\s+[A-Z])", text)
+    if match:
+        text = text[: match.end()]
+    if text and text[-1] not in ".!?)`":
+        text += "."
+    return text
+
+
+def _words(text: str) -> list[str]:
+    return text.lower().split()
+
+
+def nearest(choices: list[Choice], typed: str) -> tuple[list[Choice], str]:
+    """The choices nearest to ``typed``, in the order given, and the words they share with it (the verb at
+    least): the longest run of leading words typed that some action starts with; else the verb closest in
+    spelling to the typed one. Empty when nothing is near."""
+    words = _words(typed)
+    for k in range(len(words), 0, -1):
+        hits = [c for c in choices if _words(c.action)[:k] == words[:k]]
+        if hits:
+            return hits, " ".join(words[:k])
+    verbs = list(dict.fromkeys(_words(c.action)[0] for c in choices if c.action.strip()))
+    close = difflib.get_close_matches(words[0], verbs, n=1, cutoff=0.6) if words else []
+    if close:
+        return [c for c in choices if _words(c.action)[:1] == close], close[0]
+    return [], ""
+
+
+def allowed(choices: list[Choice], typed: str = "") -> str:
+    """One short list of what is allowed, nearest to ``typed`` first; "" if nothing is."""
+    if not choices:
+        return ""
+    hits, prefix = nearest(choices, typed)
+    items = [f"`{c.action}`" for c in hits[:SHOWN]]
+    if len(hits) > SHOWN:
+        items[-1] += f" and {len(hits) - SHOWN} more `{prefix} …`"
+    shown = {c.action for c in hits}
+    menus: dict[str, list[Choice]] = {}
+    for c in choices:
+        if c.action not in shown:
+            menus.setdefault(c.menu, []).append(c)
+    others = [f"`{cs[0].action}`" if len(cs) == 1 else f"`{menu} …` ({len(cs)})" for menu, cs in menus.items()]
+    if len(others) > OTHER_MENUS:
+        others = [*others[:OTHER_MENUS], f"{len(others) - OTHER_MENUS} more kinds"]
+    if not items:
+        return "You can play: " + ", ".join(others) + "."
+    text = "You can play: " + ", ".join(items)
+    if others:
+        text += "; or " + ", ".join(others)
+    return text + "."
+
+
+def refusal(message: str, choices: list[Choice], typed: str = "") -> str:
+    """The whole refusal: the engine's reason (one sentence) and, on its own line, what is allowed."""
+    reason = why(message)
+    listed = allowed(choices, typed)
+    return clip(f"{reason}\n{listed}" if listed else reason)
