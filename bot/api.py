@@ -81,6 +81,8 @@ class Choice:
     action: str
     label: str
     group: str
+    #: what the action does when it plays or chooses a card (``Game.describe``, at most 100 characters), else ""
+    description: str = ""
 
     @property
     def menu(self) -> str:

@@ -26,6 +26,7 @@ HELP = """Commands:
   stand      let the last move stand (an AI waiting in case you challenge it goes on)
   history    the moves so far
   rules      a summary of the rules
+  cards      the game's cards and what each does
   help       this list
   quit       leave (the table is ended)"""
 
@@ -147,9 +148,10 @@ class Console:
             self.show(await self.host.let_stand(self.caller))
         elif word == "history":
             self.show(await self.host.history(self.caller))
-        elif word == "rules":
+        elif word in ("rules", "rules cards", "cards"):
             table = self.host.table_for(CHANNEL)
-            self.show(await self.host.rules(table.game_id if table else None))
+            section = "cards" if "cards" in word else "rules"
+            self.show(await self.host.rules(table.game_id if table else None, section))
         else:
             if text.isdigit() and self.last_moves:
                 n = int(text)

@@ -111,8 +111,13 @@ class ReadingMixin:
         if cached is not None and cached[0] is t.state and cached[1] == seat:
             return list(cached[2])
         view = game.view(t.state, seat)
+        # a card's effect for the picker's option description; engines without Game.describe describe nothing
+        describe = getattr(game, "describe", None) or (lambda _view, _action: "")
         choices = menu_order(
-            [Choice(a, game.label(view, a), game.group(view, a)) for a in game.legal_actions(t.state, seat)]
+            [
+                Choice(a, game.label(view, a), game.group(view, a), describe(view, a) or "")
+                for a in game.legal_actions(t.state, seat)
+            ]
         )
         t.choices_for = (t.state, seat, choices)
         return list(choices)

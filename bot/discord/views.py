@@ -54,7 +54,8 @@ def _short(text: str, limit: int = 100) -> str:
 
 def _action_entry(choices: list[Choice], index: int) -> Entry:
     choice = choices[index]
-    description = choice.action if choice.label != choice.action else None
+    # what a card does, when the game says (Discord shows it under the label); else the text /play takes
+    description = choice.description or (choice.action if choice.label != choice.action else None)
     return Entry(_short(choice.label), f"a{index}", _short(description) if description else None)
 
 

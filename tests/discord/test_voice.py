@@ -46,3 +46,57 @@ async def test_a_pick_is_confirmed_with_its_label_and_the_canonical_text_in_smal
     assert note.startswith(f"Played: {option['label']}\n-# `"), note
     result = await w.to_act()[0].slash(w.channel, "play", action="end")  # typed: the echo names what was typed
     assert reply(result).startswith("Played") and "You played" not in reply(result)
+
+
+async def test_rules_fit_discord_as_embeds_and_nothing_is_cut(world: World) -> None:
+    from rules import registry
+
+    w = world
+    for game_id in ("flagon", "cartagena"):
+        result = await w.ana.slash(w.channel, "rules", game=game_id)
+        message = answer(result)
+        assert message.ephemeral
+        info = registry.get(game_id).info
+        shown = message.content + "\n".join(e.description or "" for e in message.embeds)
+        # every line of the summary arrives whole (Flagon's is 2,352 characters: more than a message holds)
+        assert all(line.strip() in shown for line in info.rules.splitlines() if line.strip()), game_id
+        assert len(message.content) <= 2000
+        assert all(len(e.description or "") <= 4096 for e in message.embeds)
+    assert answer(await w.ana.slash(w.channel, "rules", game="flagon")).embeds[0].title == "Flagon"
+
+
+async def test_rules_cards_lists_each_card_and_its_effect(world: World, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import dataclasses
+    import types
+
+    from rules import registry
+
+    w = world
+    game = registry.get("flagon")
+    cards = (("Swashbuckler", "duel a rogue"), ("Monk", "heal one wound"))
+    info = types.SimpleNamespace(**{f.name: getattr(game.info, f.name) for f in dataclasses.fields(game.info)})
+    info.cards = cards
+    monkeypatch.setattr(game, "info", info)
+    result = await w.ana.slash(w.channel, "rules", game="flagon", section="cards")
+    text = reply(result) + "\n".join(e.description or "" for e in answer(result).embeds)
+    assert "**Swashbuckler**: duel a rogue" in text and "**Monk**: heal one wound" in text
+    result = await w.ana.slash(w.channel, "rules", game="cartagena", section="cards")
+    assert "without cards" in reply(result)
+
+
+async def test_the_picker_shows_what_a_card_does_under_its_label(world: World, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from rules import registry
+
+    w = world
+    game = registry.get("cartagena")
+    effect = "Play a card: move to the next free space with this symbol, a long way to describe it " * 2
+    monkeypatch.setattr(game, "describe", lambda view, action: effect if action.startswith("forward") else "",
+                        raising=False)
+    await w.open_table(w.ana, ai=1)
+    actor = w.to_act()[0]
+    picker = answer(await actor.click(w.current_board(), label="Take your turn"))
+    options = [o for m in selects(picker) for o in m["options"]]
+    forward = [o for o in options if o["label"].startswith("forward")]
+    assert forward and all(o["description"] == effect[:99] + "…" for o in forward)  # Discord's 100 characters
+    others = [o for o in options if not o["label"].startswith("forward")]
+    assert all(o.get("description") != effect[:99] + "…" for o in others)
