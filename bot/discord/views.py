@@ -78,16 +78,27 @@ def menus_for(choices: list[Choice]) -> list[Menu]:
                 runs[-1][1].append(index)
             else:
                 runs.append((name, [index]))
-        entries = [
-            Entry(
-                _short(name or f"{choices[run[0]].label} … {choices[run[-1]].label}"),
-                f"r{run[0]}-{run[-1]}",
-                _short(
-                    f"{len(run)} choices" + (f": {choices[run[0]].label} … {choices[run[-1]].label}" if name else "")
-                ),
+        entries: list[Entry] = []
+        parts: dict[str, int] = {}
+        for name, run in runs:
+            if len(run) == 1:
+                # a second level holding one action costs a click for nothing: the action stands in its place
+                entries.append(_action_entry(choices, run[0]))
+                continue
+            # a second-level name cut into runs of 25 says which part each run is, so no two entries read alike
+            parts[name] = parts.get(name, 0) + 1
+            total = sum(1 for other, _ in runs if other == name and name)
+            title = name + (f" ({parts[name]} of {total})" if total > 1 else "") if name else ""
+            entries.append(
+                Entry(
+                    _short(title or f"{choices[run[0]].label} … {choices[run[-1]].label}"),
+                    f"r{run[0]}-{run[-1]}",
+                    _short(
+                        f"{len(run)} choices"
+                        + (f": {choices[run[0]].label} … {choices[run[-1]].label}" if name else "")
+                    ),
+                )
             )
-            for name, run in runs
-        ]
         for part in range(0, len(entries), MENU_SIZE):
             menus.append(Menu(group, tuple(entries[part : part + MENU_SIZE])))
     return menus

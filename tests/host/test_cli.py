@@ -179,3 +179,18 @@ async def test_console_exits_non_zero_after_an_internal_error(tmp_path: Path, mo
         read=scripted(["ready", "mark", "quit"]),
     )
     assert code == 1 and "Something went wrong" in out.getvalue() and "engine bug" not in out.getvalue()
+
+
+async def test_console_moves_are_grouped_like_the_picker_and_a_menu_is_listed_on_request(tmp_path: Path) -> None:
+    out = io.StringIO()
+    host = TableHost(Store(":memory:"), ai_seed="c", renderer=RecordingRenderer(cheap=True))
+    script = ["moves", "moves ride n 0-2", "moves nothing-like-this", "quit"]
+    await play(
+        host, "treasure_island", options={}, ai=2, level="easy", seed="s3", pictures=tmp_path, out=out,
+        read=scripted(script),
+    )
+    text = out.getvalue()
+    assert len(text.splitlines()) < 300, len(text.splitlines())  # not ~2,500 lines
+    assert "menus; type `moves <menu>`" in text
+    assert "ride › N 0–2 mi:" in text and "   1. ride " in text  # one second level, numbered under its heading
+    assert "! No move starts with" in text
