@@ -495,6 +495,11 @@ class Store:
             if status in ("finished", "abandoned"):
                 await tx.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
 
+    async def set_host(self, table_id: int, host_id: int, now: float) -> None:
+        """The table's host handed on (its host left)."""
+        async with self.transaction() as tx:
+            await tx.execute("UPDATE tables SET host_id = ?, updated = ? WHERE id = ?", (host_id, float(now), table_id))
+
     async def touch(self, table_id: int, now: float) -> None:
         async with self.transaction() as tx:
             await tx.execute("UPDATE tables SET updated = ? WHERE id = ?", (float(now), table_id))
