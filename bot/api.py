@@ -44,6 +44,8 @@ class Post:
     optional: list[tuple[str, str]] = field(default_factory=list)
     #: an AI seat waits for those seats: a "Let it stand" button lets it go on
     decline: bool = False
+    #: only edit the earlier post with this ``board_key`` (the lobby post once the game is on); never post anew
+    edit_only: bool = False
 
 
 @dataclass

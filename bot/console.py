@@ -95,6 +95,8 @@ class Console:
             table = self.host.table_for(CHANNEL)
             self.say(f"  [picture] {self._save(table.table_id if table else None, out.reply_image, 'view.png')}")
         for post in out.public:
+            if post.edit_only:
+                continue  # an edit of an earlier message (the lobby post): the terminal shows what happens as it does
             self.say("")
             self._post(post)
         for user, post in out.private:

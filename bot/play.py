@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot import ratings
-from bot.api import Caller, Choice, Outputs, guarded
+from bot.api import Caller, Choice, Outputs, Post, guarded
 from bot.outputs import MAX_ACTION_CHARS, clip, defang, outcome_text, private_part
 from bot.posts import Batch
 from bot.refusals import refusal
@@ -39,6 +39,7 @@ class PlayMixin:
     clock: Callable[[], float]
     internal_errors: int
     _choices: Callable[[Caller], list[Choice]]  # bot.reading: the caller's choices in the picker's order
+    _lobby_post: Callable[..., Post]  # bot.lobby: the table's lobby post as it is now
 
     async def _arm(
         self, t: Table, before: tuple[int, ...], after: tuple[int, ...], force: list[int] | None = None
@@ -148,6 +149,7 @@ class PlayMixin:
         batch.summary = f"**Game over** · {game.info.title} · table {t.id}\n" + outcome_text(game, outcome, who)
         if rating_line:
             batch.summary += "\n" + rating_line
+        batch.note(self._lobby_post(t, edit_only=True))  # the lobby post, further up, says how it ended
         batch.replay = True
         t.deadlines.clear()
         self._retire(t)
@@ -225,6 +227,7 @@ class PlayMixin:
             # Nobody is left to end it, and some games can circle forever (Cartagena's spec leaves endless play
             # to the host): stop an AI-only table rather than replaying this every tick.
             await self._abandon(t)
+            batch.note(self._lobby_post(t, edit_only=True))
             batch.note(
                 self._note(
                     t,

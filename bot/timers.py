@@ -12,7 +12,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.api import Outputs
+from bot.api import Outputs, Post
 from bot.lobby import LOBBY_IDLE_SECONDS
 from bot.outputs import duration
 from bot.play import AI_TAKEOVER_LEVEL, MAX_AI_STEPS
@@ -37,6 +37,7 @@ class TimersMixin:
     publish: Callable[[Outputs], Awaitable[None]] | None
     _wakes: dict[int, list[asyncio.TimerHandle]]
     _later: set[asyncio.Task[None]]
+    _lobby_post: Callable[..., Post]  # bot.lobby: the table's lobby post as it is now
 
     def wake(self, t: Table, at: float) -> None:
         """Run the table's timers (as a tick does) at clock time ``at`` rather than at the next periodic tick, and
@@ -128,7 +129,8 @@ class TimersMixin:
                 await self._abandon(t)
                 return Outputs(
                     public=[
-                        self._note(t, f"The {t.game.info.title} lobby (table {t.id}) closed after 30 idle minutes.")
+                        self._lobby_post(t, edit_only=True),
+                        self._note(t, f"The {t.game.info.title} lobby (table {t.id}) closed after 30 idle minutes."),
                     ],
                     channel_id=t.channel_id,
                 )

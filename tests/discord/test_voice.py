@@ -100,3 +100,40 @@ async def test_the_picker_shows_what_a_card_does_under_its_label(world: World, m
     assert forward and all(o["description"] == effect[:99] + "…" for o in forward)  # Discord's 100 characters
     others = [o for o in options if not o["label"].startswith("forward")]
     assert all(o.get("description") != effect[:99] + "…" for o in others)
+
+
+def _lobby(w: World):  # type: ignore[no-untyped-def]
+    return next(m for m in w.messages() if "· lobby ·" in m.content or "· started" in m.content
+                or "· finished" in m.content or "· ended early" in m.content or "closed before" in m.content)
+
+
+async def test_the_lobby_post_is_edited_as_the_table_starts_and_ends(world: World) -> None:
+    from tests.discord.helpers import play_game_by_slash
+
+    w = world
+    await w.open_table(w.ana, ai=1)
+    lobby = _lobby(w)
+    assert "· started" in lobby.content and "Join with" not in lobby.content, lobby.content
+    assert w.ana.name in lobby.content
+    assert len([m for m in w.messages() if m.id == lobby.id]) == 1
+    await play_game_by_slash(w)
+    lobby = next(m for m in w.messages() if m.id == lobby.id)
+    assert "· finished" in lobby.content and ("🏆" in lobby.content or "without a winner" in lobby.content)
+    assert "Join with" not in lobby.content
+
+
+async def test_the_lobby_post_says_when_the_table_is_ended_and_who_hosts_after_the_host_leaves(world: World) -> None:
+    w = world
+    await w.mod.slash(w.channel, "table open flagon")
+    await w.ana.slash(w.channel, "table join")
+    lobby = _lobby(w)
+    # Flagon deals no colours by seat order: the lobby promises none
+    assert "colour" not in lobby.content.lower()
+    await w.mod.slash(w.channel, "table leave")
+    lobby = next(m for m in w.messages() if m.id == lobby.id)
+    assert f"Host: {w.ana.name}" in lobby.content, lobby.content
+    assert w.summary().host_id == w.ana.id
+    result = await w.ana.slash(w.channel, "table end")
+    assert "ended" in reply(result)
+    lobby = next(m for m in w.messages() if m.id == lobby.id)
+    assert "closed before the start" in lobby.content and "Join with" not in lobby.content
