@@ -89,7 +89,9 @@ class Console:
             self.say(f"  [picture] {self._save(post.table_id, post.image, post.filename)}")
 
     def show(self, out: Outputs) -> None:
-        if out.reply:
+        if out.reply_file is not None:
+            self.say(out.reply_file[1])  # a terminal has room for the whole text the reply only begins
+        elif out.reply:
             self.say(("" if out.ok else "! ") + out.reply)
         if out.reply_image is not None:
             table = self.host.table_for(CHANNEL)

@@ -8,7 +8,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
 from bot.api import Caller, Choice, Outputs, SeatInfo, TableSummary, guarded, menu_order
-from bot.outputs import clip, seat_label
+from bot.outputs import MAX_TEXT, seat_label
 from bot.pictures import Pictures
 from bot.posts import Batch, with_fine_print
 from bot.store import Store, TableRow
@@ -74,6 +74,7 @@ class ReadingMixin:
         entries = await self.store.log(row.id)
         game = registry.get(row.game_id)
         if row.status in ("finished", "abandoned"):
+            # the game is over: the whole record, every move as it can be replayed (the seed is no secret now)
             seats = await self.store.seats(row.id)
             names = {s.seat: f"{s.name} ({seat_label(game, s.seat)})" for s in seats}
             lines = [f"**{game.info.title}** · table {row.id} · {row.status} · full record (seed `{row.seed}`)"]
@@ -82,13 +83,32 @@ class ReadingMixin:
                     lines.append(f"{e.n}. ↩ {names.get(e.seat or 0, '?')} undo")
                 else:
                     lines.append(f"{e.n}. {names.get(e.seat or 0, '?')}: `{e.action}`" + (" (AI)" if e.by_ai else ""))
+                lines.extend(f"    {p}" for p in e.public)
         else:
+            # while the game runs, only what the channel was told: an action's text may name a secret
             lines = [f"**{game.info.title}** · table {row.id} · {row.status} · moves so far"]
             for e in entries:
                 lines.extend(f"{e.n}. {p}" for p in e.public)
         if len(lines) == 1:
             lines.append("No moves yet.")
-        return Outputs(reply=clip("\n".join(lines)), channel_id=row.channel_id)
+        text = "\n".join(lines)
+        if len(text) <= MAX_TEXT:
+            return Outputs(reply=text, channel_id=row.channel_id)
+        # too long for a message: the whole record as a file, and the newest lines that fit in the reply
+        note = f"The whole record ({len(lines) - 1} lines) is in the attached file; the latest:"
+        tail: list[str] = []
+        room = MAX_TEXT - len(lines[0]) - len(note) - 4
+        for line in reversed(lines[1:]):
+            if len(line) + 1 > room:
+                break
+            tail.append(line)
+            room -= len(line) + 1
+        reply = "\n".join([lines[0], note, *reversed(tail)])
+        return Outputs(
+            reply=reply,
+            reply_file=(f"table-{row.id}-history.txt", text.replace("**", "")),
+            channel_id=row.channel_id,
+        )
 
     async def choices(self, caller: Caller) -> list[Choice]:
         """The caller's legal actions with labels and picker groups; empty if they owe nothing (or on error)."""

@@ -53,10 +53,13 @@ async def caller_for(interaction: discord.Interaction, host: TableHost) -> Calle
 
 
 def reply_files(out: Outputs) -> list[discord.File]:
-    if out.reply_image is None:
-        return []
-    name = "view.gif" if out.reply_image[:3] == b"GIF" else "view.png"
-    return [discord.File(io.BytesIO(out.reply_image), filename=name)]
+    files = []
+    if out.reply_image is not None:
+        name = "view.gif" if out.reply_image[:3] == b"GIF" else "view.png"
+        files.append(discord.File(io.BytesIO(out.reply_image), filename=name))
+    if out.reply_file is not None:
+        files.append(text_file(out.reply_file[1], out.reply_file[0]))
+    return files
 
 
 async def defer(interaction: discord.Interaction) -> None:

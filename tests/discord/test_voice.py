@@ -137,3 +137,28 @@ async def test_the_lobby_post_says_when_the_table_is_ended_and_who_hosts_after_t
     assert "ended" in reply(result)
     lobby = next(m for m in w.messages() if m.id == lobby.id)
     assert "closed before the start" in lobby.content and "Join with" not in lobby.content
+
+
+async def test_table_history_offers_the_whole_record_as_a_file_and_only_narration_while_running(world: World) -> None:
+    from tests.discord.helpers import play_turn_by_slash
+
+    w = world
+    await w.open_table(w.ana, ai=1)
+    attached = None
+    while w.summary().status == "running" and attached is None:
+        await play_turn_by_slash(w)
+        result = await w.cy.slash(w.channel, "table history")
+        message = answer(result)
+        assert message.ephemeral and len(message.content) <= 2000
+        if message.attachments:
+            attached = (await message.attachments[0].read()).decode()
+    assert attached is not None, "the game ended before its history outgrew a message"
+    row = await w.host.store.get_table(w.summary().table_id)
+    assert row is not None and row.seed not in attached and "seed" not in attached
+    assert attached.splitlines()[1].startswith("1. ")  # from the very first move: nothing cut
+    assert "moves so far" in attached and "`" not in attached.partition("\n")[2]  # narration only, no action texts
+    await w.mod.slash(w.channel, "table end")
+    result = await w.cy.slash(w.channel, "table history")
+    full = (await answer(result).attachments[0].read()).decode()
+    entries = await w.host.store.log(row.id)
+    assert f"seed `{row.seed}`" in full and all(f"\n{e.n}. " in full for e in entries)
