@@ -28,6 +28,8 @@ class ReadingMixin:
     _last: dict[int, int]
     _finished: OrderedDict[int, int]
     _recent: Callable[[int], Awaitable[Table | None]]
+    _dm_failed: dict[tuple[int, int], float]  # (table, seat) -> when a DM to it last failed
+    clock: Callable[[], float]
 
     def table_for(self, channel_id: int) -> TableSummary | None:
         """The channel's lobby or running table, else the last one finished here since start-up."""
@@ -153,6 +155,11 @@ class ReadingMixin:
         if seat is None:
             image = await self.pictures.render(t.game_id, public, None)
             return Outputs(reply="You have no seat here; this is the public board.", reply_image=image)
+        if not t.seats[seat].reachable:
+            # a player cut off from DMs who comes for their hand may have opened them: the next news is tried again
+            async with t.lock:
+                t.seats[seat].reachable = True
+                await self.store.save_seats(t.id, t.seats, self.clock())
         mine = game.view(t.state, seat)
         text = self._private_summary(game, public, mine, seat) or "You hold nothing secret right now."
         image = await self.pictures.render(t.game_id, mine, seat)
@@ -181,9 +188,14 @@ class ReadingMixin:
             hit = [s for s in t.seats if s.user_id == user_id and s.reachable]
             if not hit:
                 return Outputs(channel_id=channel_id)
+            now = self.clock()
+            again = any((t.id, s.seat) in self._dm_failed for s in hit)
             for s in hit:
                 s.reachable = False
-            await self.store.save_seats(t.id, t.seats, self.clock())
+                self._dm_failed[(t.id, s.seat)] = now  # tried again on news DM_RETRY_SECONDS from now (bot.timers)
+            await self.store.save_seats(t.id, t.seats, now)
+            if again:
+                return Outputs(channel_id=channel_id)  # a retry that failed: the table was told the first time
             name = hit[0].name
             text = (
                 f"{name}, I couldn't send you a direct message (your DMs seem closed). "

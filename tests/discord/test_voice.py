@@ -162,3 +162,57 @@ async def test_table_history_offers_the_whole_record_as_a_file_and_only_narratio
     full = (await answer(result).attachments[0].read()).decode()
     entries = await w.host.store.log(row.id)
     assert f"seed `{row.seed}`" in full and all(f"\n{e.n}. " in full for e in entries)
+
+
+async def _until_dm(w: World, member, before: int, turns: int = 200) -> bool:  # type: ignore[no-untyped-def]
+    from tests.discord.helpers import play_turn_by_slash
+
+    for _ in range(turns):
+        if len(w.dm_texts(member)) > before or w.summary().status != "running":
+            break
+        await play_turn_by_slash(w)
+    return len(w.dm_texts(member)) > before
+
+
+def _close_dms(w: World, member) -> None:  # type: ignore[no-untyped-def]
+    w.env.inject_error("POST", f"/channels/{member.user.dm_channel.id}/messages", status=403, code=50007,
+                       message="Cannot send messages to this user", times=None)
+
+
+async def test_an_unreachable_player_is_tried_again_after_hand(world: World) -> None:
+    w = world
+    _close_dms(w, w.bo)
+    await w.open_table(w.ana, w.bo, ai=1, mode="jamaica")
+    assert not next(s for s in w.summary().seats if s.user_id == w.bo.id).reachable
+    w.env.backend.faults.clear()  # bo opens his DMs ...
+    await w.bo.slash(w.channel, "hand")  # ... and looks at his hand
+    assert next(s for s in w.summary().seats if s.user_id == w.bo.id).reachable
+    assert await _until_dm(w, w.bo, 0)  # his next private news reaches him by DM
+
+
+def reachable(w: World, member) -> bool:  # type: ignore[no-untyped-def]
+    return next(s for s in w.summary().seats if s.user_id == member.id).reachable
+
+
+async def test_an_unreachable_player_is_tried_again_on_news_at_most_every_ten_minutes(world: World) -> None:
+    from tests.discord.conftest import TICK_SECONDS
+    from tests.discord.helpers import play_turn_by_slash
+
+    w = world
+    _close_dms(w, w.bo)
+    await w.open_table(w.ana, w.bo, ai=1, mode="jamaica")
+    notices = [m for m in w.messages() if "couldn't send you a direct message" in m.content]
+    assert len(notices) == 1
+    await w.env.advance_time(5 * 60)
+    assert not reachable(w, w.bo)  # not yet
+    await w.env.advance_time(5 * 60 + 2 * TICK_SECONDS)
+    assert reachable(w, w.bo)  # tried on the next news ...
+    while reachable(w, w.bo) and w.summary().status == "running":
+        await play_turn_by_slash(w)
+    # ... which failed again, quietly: the table was told once
+    assert len([m for m in w.messages() if "couldn't send you a direct message" in m.content]) == 1
+    w.env.backend.faults.clear()
+    await w.env.advance_time(5 * 60)
+    assert not reachable(w, w.bo)
+    await w.env.advance_time(5 * 60 + 2 * TICK_SECONDS)
+    assert await _until_dm(w, w.bo, 0)
