@@ -216,3 +216,39 @@ async def test_an_unreachable_player_is_tried_again_on_news_at_most_every_ten_mi
     assert not reachable(w, w.bo)
     await w.env.advance_time(5 * 60 + 2 * TICK_SECONDS)
     assert await _until_dm(w, w.bo, 0)
+
+
+async def test_a_sigterm_lets_the_command_in_flight_commit_and_answer_before_the_database_closes(
+    world: World, caplog
+) -> None:  # type: ignore[no-untyped-def]
+    import asyncio
+    import logging
+
+    w = world
+    await w.open_table(w.ana, ai=1)
+    actor = w.to_act()[0]
+    action = (await actor.autocomplete(w.channel, "play", "action", ""))[0]["value"]
+    store = w.host.store
+    real_append = store.append
+    inside, gate = asyncio.Event(), asyncio.Event()
+
+    async def slow_append(*args, **kwargs):  # type: ignore[no-untyped-def]
+        inside.set()
+        await gate.wait()  # the commit is under way when the signal arrives
+        return await real_append(*args, **kwargs)
+
+    store.append = slow_append  # type: ignore[method-assign]
+    before = w.summary().state_no
+    command = asyncio.create_task(actor.slash(w.channel, "play", action=action))
+    await asyncio.wait_for(inside.wait(), 10)
+    caplog.set_level(logging.ERROR)
+    closing = asyncio.create_task(w.bot.close())  # what the SIGTERM handler does
+    await asyncio.sleep(0.05)
+    assert not closing.done()  # it waits for the command ...
+    gate.set()
+    result = await asyncio.wait_for(command, 10)
+    await asyncio.wait_for(closing, 10)
+    assert reply(result).startswith("Played"), reply(result)  # ... which committed and answered
+    assert "closed database" not in caplog.text and "internal error" not in caplog.text
+    assert w.host.internal_errors == 0
+    assert w.host.table_for(w.channel.id).state_no > before
