@@ -85,6 +85,7 @@ class ParleyBot(commands.AutoShardedBot):
         self.host = host
         self.delivery = Delivery(self, host)
         host.publish = self.delivery.deliver  # what the host does between requests (timers, background work)
+        host.dms_tracked = True  # the delivery reports each DM sent, so the host can send the ones a crash lost
         self.dev_guild = dev_guild
         self.mode = mode
         self._host_started = False
@@ -113,6 +114,11 @@ class ParleyBot(commands.AutoShardedBot):
                 await self.delivery.deliver(out)
         except Exception:
             log.exception("reposting boards after a restart failed")
+        try:
+            for out in await self.host.lost_dms():  # DMs a crash kept from going out, each once
+                await self.delivery.deliver(out)
+        except Exception:
+            log.exception("sending DMs owed after a restart failed")
 
     @tasks.loop(seconds=TICK_SECONDS)
     async def tick_loop(self) -> None:

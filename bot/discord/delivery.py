@@ -156,6 +156,13 @@ class Delivery:
     # -- DMs -------------------------------------------------------------------------------------------
     async def _dm(self, channel_id: int | None, user_id: int, post: Post) -> None:
         try:
+            await self._send_dm(channel_id, user_id, post)
+        finally:
+            if post.table_id is not None and post.state_no is not None:
+                await self.host.dm_sent(post.table_id, user_id, post.state_no)  # no longer owed after a crash
+
+    async def _send_dm(self, channel_id: int | None, user_id: int, post: Post) -> None:
+        try:
             dm = await self.client.create_dm(discord.Object(user_id))
             await dm.send(self._content(post), files=self._files(post))
         except discord.Forbidden as error:

@@ -252,3 +252,33 @@ async def test_a_sigterm_lets_the_command_in_flight_commit_and_answer_before_the
     assert "closed database" not in caplog.text and "internal error" not in caplog.text
     assert w.host.internal_errors == 0
     assert w.host.table_for(w.channel.id).state_no > before
+
+
+async def test_dms_a_crash_kept_from_going_out_are_sent_after_the_restart_each_once(world: World) -> None:
+    w = world
+    await w.open_table(w.ana, w.bo, ai=1, mode="jamaica")
+    sent = len(w.dm_texts(w.ana))
+    assert sent >= 1
+    lost: list[str] = []
+
+    async def dies_before_sending(channel_id, user_id, post):  # type: ignore[no-untyped-def]
+        lost.append(post.text)  # the process "dies" here: the DM never leaves, nobody reports it sent
+
+    w.bot.delivery._dm = dies_before_sending  # type: ignore[method-assign]
+    from tests.discord.helpers import play_turn_by_slash
+
+    while not lost and w.summary().status == "running":
+        await play_turn_by_slash(w)
+    assert lost
+    assert len(w.dm_texts(w.ana)) == sent  # nothing went out
+    before = {m.id for m in (*w.ana.user.dm_channel.history(), *w.bo.user.dm_channel.history())}
+    await w.restart()
+    await w.env.advance_time(1)
+    late = [m for m in (*w.ana.user.dm_channel.history(), *w.bo.user.dm_channel.history()) if m.id not in before]
+    assert len(late) == len(lost), [m.content[:60] for m in late]
+    assert all("Sent late" in m.content for m in late)
+    assert {m.content.partition("\n")[2] for m in late} == set(lost)
+    await w.restart()  # each once: a second restart sends nothing again
+    await w.env.advance_time(1)
+    again = [m for m in (*w.ana.user.dm_channel.history(), *w.bo.user.dm_channel.history()) if m.id not in before]
+    assert len(again) == len(late)
