@@ -44,6 +44,8 @@ class Post:
     optional: list[tuple[str, str]] = field(default_factory=list)
     #: an AI seat waits for those seats: a "Let it stand" button lets it go on
     decline: bool = False
+    #: for a DM: how many of the same outputs' public posts come before the news it carries (None: after all)
+    after: int | None = None
     #: only edit the earlier post with this ``board_key`` (the lobby post once the game is on); never post anew
     edit_only: bool = False
 

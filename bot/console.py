@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import TextIO
 
@@ -96,16 +96,20 @@ class Console:
         if out.reply_image is not None:
             table = self.host.table_for(CHANNEL)
             self.say(f"  [picture] {self._save(table.table_id if table else None, out.reply_image, 'view.png')}")
-        for post in out.public:
+        mine = [post for user, post in out.private if user == self.caller.user_id]
+        for i, post in enumerate(out.public):
+            self._private(p for p in mine if p.after == i)  # news printed with the move that caused it
             if post.edit_only:
                 continue  # an edit of an earlier message (the lobby post): the terminal shows what happens as it does
             self.say("")
             self._post(post)
-        for user, post in out.private:
-            if user == self.caller.user_id:
-                self.say("")
-                self._post(post, "[private] ")
+        self._private(p for p in mine if p.after is None or p.after >= len(out.public))
         out.delivered()
+
+    def _private(self, posts: Iterable[Post]) -> None:
+        for post in posts:
+            self.say("")
+            self._post(post, "[private] ")
 
     async def setup(self, game_id: str, options: dict[str, str], ai: int, level: str, seed: str | None) -> bool:
         steps: list[Callable[[], Awaitable[Outputs]]] = [

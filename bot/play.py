@@ -24,6 +24,30 @@ MAX_AI_STEPS = 5000
 AI_TAKEOVER_LEVEL = "normal"
 
 
+def note_dm_places(batch: Batch, before: set[tuple[int, int | None]]) -> None:
+    """Remember, for each DM the last move started, how many posts of the batch came before it, so a transport
+    that shows everything in one stream (the terminal) prints the news with the move that caused it rather than
+    after a run of AI turns. Kept beside the batch (its ``dm_places``) and applied to the outputs by
+    :func:`place_dms`."""
+    places: dict[tuple[int, int | None], int] = batch.__dict__.setdefault("dm_places", {})
+    for key in batch.private:
+        if key not in before:
+            places.setdefault(key, len(batch.order))
+
+
+def place_dms(batch: Batch, out: Outputs) -> None:
+    """Set ``Post.after`` of the outputs' DMs from the places :func:`note_dm_places` noted: the number of public
+    posts that precede the news (a board folded away by a long run of AI turns counts for nothing)."""
+    places: dict[tuple[int, int | None], int] = batch.__dict__.get("dm_places", {})
+    if not places:
+        return
+    shown = [kind == "note" or batch.boards[i] is not None for kind, i in batch.order]
+    keys = list(batch.private)
+    for (user, post), key in zip(out.private, keys, strict=False):
+        if key in places and key[0] == user:
+            post.after = sum(shown[: places[key]])
+
+
 def confirmation(label: str, action: str) -> str:
     """What a player reads after a move: the label they chose, and the canonical text in Discord's small print
     (``-#`` subtext) when it differs, so the same words can be typed with ``/play`` next time."""
@@ -116,6 +140,7 @@ class PlayMixin:
         else:
             t.turn_lines.extend(public)
             t.undo_stack.append((before, seat, undoable))
+        news_before = set(batch.private)  # which DMs this move starts (placed after its turn's post: note_dm_places)
         # private news: the seat's own event lines, and any change of its private view
         lines: dict[int, list[str]] = {}
         for e in events:
@@ -132,6 +157,7 @@ class PlayMixin:
                 # move, or the AI moving for them at a time-out, may have changed what they hold
                 if private_part(pub_before, game.view(before, s)) != private_part(pub_after, game.view(after, s)):
                     self._private_post(t, s, [], batch)
+        note_dm_places(batch, news_before)
         if finished:
             await self._finish(t, outcome, batch, ratings.change_line(changes))
         else:

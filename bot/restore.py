@@ -11,6 +11,7 @@ from collections.abc import Callable
 from bot.api import Outputs, Post
 from bot.outputs import clip
 from bot.pictures import Pictures
+from bot.play import place_dms
 from bot.posts import Batch
 from bot.replay import current_turn, replay_steps, same_state
 from bot.store import DeadlineRow, LogRow, SeatRow, Store, TableRow
@@ -117,9 +118,10 @@ class RestoreMixin:
         log.info("loaded table %s (%s, state %s)", t.id, t.game_id, t.state_no)
 
     async def _flush(self, t: Table, batch: Batch, *, reply: str = "", ok: bool = True) -> Outputs:
-        """:meth:`bot.posts.PostsMixin._flush`, and then its DMs remembered until the transport reports them sent
+        """:meth:`bot.posts.PostsMixin._flush`, its DMs placed among the public posts, and then remembered until the transport reports them sent
         (:meth:`dm_sent`), so a crash before they go out does not lose them (:meth:`lost_dms`)."""
         out: Outputs = await super()._flush(t, batch, reply=reply, ok=ok)  # type: ignore[misc]
+        place_dms(batch, out)  # where each DM's news happened among the public posts (for the terminal)
         if self.dms_tracked and out.private:
             for _, post in out.private:
                 post.state_no = t.state_no  # what dm_sent clears: this DM and any older one of the same table

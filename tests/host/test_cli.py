@@ -194,3 +194,16 @@ async def test_console_moves_are_grouped_like_the_picker_and_a_menu_is_listed_on
     assert "menus; type `moves <menu>`" in text
     assert "ride › N 0–2 mi:" in text and "   1. ride " in text  # one second level, numbered under its heading
     assert "! No move starts with" in text
+
+
+async def test_console_prints_private_news_with_the_move_that_caused_it(tmp_path: Path) -> None:
+    out = io.StringIO()
+    host = TableHost(Store(":memory:"), ai_seed="c", renderer=RecordingRenderer(cheap=True))
+    # the third draw ends the turn: the AI's whole turn follows in the same answer
+    script = ["ready", "draw", "draw", "draw", "quit"]
+    await play(host, "toy", options={}, ai=1, level="easy", seed="s3", pictures=tmp_path, out=out,
+               read=scripted(script))
+    text = out.getvalue()
+    last = text.rindex("You drew ")
+    ai_turn = text.index("Blue played")
+    assert last < ai_turn, text[-1500:]  # the news, then the AI's turn (not after it)
