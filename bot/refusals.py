@@ -1,10 +1,12 @@
 """A refusal in the table's voice: one sentence of why, then one short list of what is allowed.
 
 The list is taken from the caller's choices in the picker's order (``menu_order``), the same order ``moves`` and
-autocomplete use: the actions that share the most leading words with what was typed come first (all of the typed
-verb's actions when nothing closer matches, or the verb nearest the typed one), then every other menu once, as
-``verb …`` with its count. No action is named twice, and a menu of thousands (Buccaneer's ride targets) is never
-sampled at random: it is named with its count, or narrowed by the words typed."""
+autocomplete use. The actions nearest what was typed come first: those sharing the most leading words with it, else
+the longest start letter for letter (``forwardstartpistol``), else the verb closest in spelling; when nothing is
+near and there are only a few actions, all of them. Then every other menu once: a small one action by action, a big
+one by its first action (how it is typed) and a count. No action is named twice, and a menu of thousands (Buccaneer's
+ride targets) is never sampled: it is counted, or narrowed by the words typed.
+"""
 
 from __future__ import annotations
 
@@ -16,8 +18,9 @@ from bot.outputs import clip, defang
 
 #: actions of the matched kind named one by one; the rest of that kind is counted
 SHOWN = 5
-#: other menus named after them (each once, with its count)
-OTHER_MENUS = 6
+#: what else is named after them: each action of a menu this small, else the menu with its count
+SMALL_MENU = 3
+OTHER_ITEMS = 8
 
 # An engine's message often ends with its own list of allowed actions ("…; choose one of: a, b, c."). The host
 # names what is allowed itself, once, so the engine's list is cut off at its introducing phrase.
@@ -55,6 +58,12 @@ def nearest(choices: list[Choice], typed: str) -> tuple[list[Choice], str]:
         hits = [c for c in choices if _words(c.action)[:k] == words[:k]]
         if hits:
             return hits, " ".join(words[:k])
+    # typed without spaces or with a slip: the actions sharing the longest start with it, letters only
+    squashed = _squash(typed)
+    best = max((_common(_squash(c.action), squashed) for c in choices), default=0)
+    if best >= 3:
+        hits = [c for c in choices if _common(_squash(c.action), squashed) == best]
+        return hits, _shared_words(hits)
     verbs = list(dict.fromkeys(_words(c.action)[0] for c in choices if c.action.strip()))
     close = difflib.get_close_matches(words[0], verbs, n=1, cutoff=0.6) if words else []
     if close:
@@ -62,11 +71,45 @@ def nearest(choices: list[Choice], typed: str) -> tuple[list[Choice], str]:
     return [], ""
 
 
+def _squash(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+def _common(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _shared_words(choices: list[Choice]) -> str:
+    """The leading words every one of ``choices`` shares (at least the first one's verb)."""
+    first = _words(choices[0].action)
+    k = len(first)
+    for c in choices[1:]:
+        words = _words(c.action)
+        k = min(k, _common_words(first, words))
+    return " ".join(first[: max(k, 1)])
+
+
+def _common_words(a: list[str], b: list[str]) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
 def allowed(choices: list[Choice], typed: str = "") -> str:
     """One short list of what is allowed, nearest to ``typed`` first; "" if nothing is."""
     if not choices:
         return ""
     hits, prefix = nearest(choices, typed)
+    if not hits and len(choices) <= SHOWN + SMALL_MENU:
+        hits = list(choices)  # nothing near, but few enough to name them all
     items = [f"`{c.action}`" for c in hits[:SHOWN]]
     if len(hits) > SHOWN:
         items[-1] += f" and {len(hits) - SHOWN} more `{prefix} …`"
@@ -75,9 +118,18 @@ def allowed(choices: list[Choice], typed: str = "") -> str:
     for c in choices:
         if c.action not in shown:
             menus.setdefault(c.menu, []).append(c)
-    others = [f"`{cs[0].action}`" if len(cs) == 1 else f"`{menu} …` ({len(cs)})" for menu, cs in menus.items()]
-    if len(others) > OTHER_MENUS:
-        others = [*others[:OTHER_MENUS], f"{len(others) - OTHER_MENUS} more kinds"]
+    # a small menu is named action by action, a big one by its first action (how it is typed) and a count
+    others = [
+        item
+        for menu, cs in menus.items()
+        for item in (
+            [f"`{c.action}`" for c in cs]
+            if len(cs) <= SMALL_MENU
+            else [f"`{cs[0].action}` and {len(cs) - 1} more `{menu} …`"]
+        )
+    ]
+    if len(others) > OTHER_ITEMS:
+        others = [*others[:OTHER_ITEMS], f"{len(others) - OTHER_ITEMS} more"]
     if not items:
         return "You can play: " + ", ".join(others) + "."
     text = "You can play: " + ", ".join(items)
