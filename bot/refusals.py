@@ -3,8 +3,8 @@
 The list is taken from the caller's choices in the picker's order (``menu_order``), the same order ``moves`` and
 autocomplete use. The actions nearest what was typed come first: those sharing the most leading words with it, else
 the longest start letter for letter (``forwardstartpistol``), else the verb closest in spelling; when nothing is
-near and there are only a few actions, all of them. Then every other menu once: a small one action by action, a big
-one by its first action (how it is typed) and a count. No action is named twice, and a menu of thousands (Buccaneer's
+near, none. Up to five of them are named; more are given as the first (how they are typed) and a count. Then every
+other menu once: a small one action by action, a big one by its first action and a count. No action is named twice, and a menu of thousands (Buccaneer's
 ride targets) is never sampled: it is counted, or narrowed by the words typed.
 """
 
@@ -16,11 +16,11 @@ import re
 from bot.api import Choice
 from bot.outputs import clip, defang
 
-#: actions of the matched kind named one by one; the rest of that kind is counted
+#: the actions nearest what was typed are named one by one up to this many; more are counted
 SHOWN = 5
 #: what else is named after them: each action of a menu this small, else the menu with its count
-SMALL_MENU = 3
-OTHER_ITEMS = 8
+SMALL_MENU = 8
+OTHER_ITEMS = 10
 
 # An engine's message often ends with its own list of allowed actions ("…; choose one of: a, b, c."). The host
 # names what is allowed itself, once, so the engine's list is cut off at its introducing phrase.
@@ -108,11 +108,11 @@ def allowed(choices: list[Choice], typed: str = "") -> str:
     if not choices:
         return ""
     hits, prefix = nearest(choices, typed)
-    if not hits and len(choices) <= SHOWN + SMALL_MENU:
-        hits = list(choices)  # nothing near, but few enough to name them all
-    items = [f"`{c.action}`" for c in hits[:SHOWN]]
-    if len(hits) > SHOWN:
-        items[-1] += f" and {len(hits) - SHOWN} more `{prefix} …`"
+    if len(hits) <= SHOWN:
+        items = [f"`{c.action}`" for c in hits]
+    else:
+        # many near ones (every target of the typed verb): how one is typed and how many there are, never a sample
+        items = [f"`{hits[0].action}` and {len(hits) - 1} more `{prefix or _shared_words(hits)} …`"]
     shown = {c.action for c in hits}
     menus: dict[str, list[Choice]] = {}
     for c in choices:
