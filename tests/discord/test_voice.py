@@ -282,3 +282,39 @@ async def test_dms_a_crash_kept_from_going_out_are_sent_after_the_restart_each_o
     await w.env.advance_time(1)
     again = [m for m in (*w.ana.user.dm_channel.history(), *w.bo.user.dm_channel.history()) if m.id not in before]
     assert len(again) == len(late)
+
+
+async def test_the_result_is_posted_without_waiting_for_the_replay_which_follows_in_its_own_message(
+    world: World,
+) -> None:
+    import asyncio
+
+    from tests.discord.helpers import play_turn_by_slash
+
+    w = world
+    real_replay = w.host.pictures.replay
+    seen: list[bool] = []
+
+    async def slow_replay(*args, **kwargs):  # type: ignore[no-untyped-def]
+        # a GIF that takes its time: the result must reach the channel while it is still being drawn
+        for _ in range(200):
+            if any("Game over" in m.content for m in w.messages()):
+                break
+            await asyncio.sleep(0.01)
+        seen.append(any("Game over" in m.content for m in w.messages()))
+        return await real_replay(*args, **kwargs)
+
+    w.host.pictures.replay = slow_replay  # type: ignore[method-assign]
+    await w.open_table(w.ana, ai=1)
+    while w.summary().status == "running":
+        await play_turn_by_slash(w)
+    for _ in range(200):
+        if any(a.filename.endswith(".gif") for m in w.messages() for a in m.attachments):
+            break
+        await asyncio.sleep(0.01)
+    assert seen == [True]  # the result was out before the replay was drawn
+    messages = w.messages()
+    result = next(i for i, m in enumerate(messages) if "Game over" in m.content)
+    replay = next(i for i, m in enumerate(messages) if any(a.filename.endswith(".gif") for a in m.attachments))
+    assert replay > result and "Game over" not in messages[replay].content  # its own message, after the result
+    assert any(a.filename == "final.png" for a in messages[result].attachments)  # with the final board
