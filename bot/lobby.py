@@ -175,12 +175,10 @@ class LobbyMixin:
             t.updated = now
             if gone.user_id == t.host_id:
                 # the host left: the table passes to the next person in seat order, or closes if nobody is left
-                heir = next((s for s in t.seats if s.ai_level is None and s.user_id is not None), None)
+                heir = await self._hand_on(t, now)
                 if heir is None:
                     await self._abandon(t)
                     return self._lobby_out(t, reply + " Nobody else was seated, so the lobby is closed.")
-                t.host_id = int(heir.user_id)  # type: ignore[arg-type]
-                await self.store.set_host(t.id, t.host_id, now)
                 out = self._lobby_out(t, reply)
                 out.public.append(self._note(t, f"{heir.name} is now the table's host.", [t.host_id]))
                 return out
@@ -194,6 +192,11 @@ class LobbyMixin:
         batch.note(
             self._note(t, f"{why}; an AI plays seat {seat + 1} ({seat_label(t.game, seat)}) until someone joins it.")
         )
+        if s.user_id == t.host_id:
+            heir = await self._hand_on(t, now)  # a running table keeps a host who can end it
+            if heir is not None:
+                batch.note(self._lobby_post(t, edit_only=True))
+                batch.note(self._note(t, f"{heir.name} is now the table's host.", [t.host_id]))
         await self._run_ais(t, batch)
         return await self._flush(t, batch, reply=reply)
 
@@ -344,6 +347,14 @@ class LobbyMixin:
         if channel is not None and self._last.get(channel) == table_id:
             del self._last[channel]
 
+    async def _hand_on(self, t: Table, now: float) -> SeatRow | None:
+        """The host left: the next person seated (in seat order) hosts the table now; None if nobody is left."""
+        heir = next((s for s in t.seats if s.ai_level is None and s.user_id is not None and s.user_id != t.host_id), None)
+        if heir is not None:
+            t.host_id = int(heir.user_id)  # type: ignore[arg-type]
+            await self.store.set_host(t.id, t.host_id, now)
+        return heir
+
     # -- the lobby post: one message per table, edited as the table changes --------------------------------
     def _lobby_text(self, t: Table) -> str:
         """The lobby post as the table is now: its seats while it gathers; once started, who plays what; at the
@@ -379,7 +390,11 @@ class LobbyMixin:
             return f"{head} · closed before the start."
         who = ", ".join(t.who(s.seat) for s in seats)
         if t.status == "running":
-            return f"{head} · started · options: {opts}\nPlaying: {who}.\nThe board is below; /table status shows it again."
+            host = next((s.name for s in seats if s.user_id == t.host_id and s.ai_level is None), "a moderator")
+            return (
+                f"{head} · started · options: {opts}\nPlaying: {who}.\nHost: {host}."
+                " The board is below; /table status shows it again."
+            )
         if t.status == "finished":
             outcome = game.outcome(t.state)
             result = outcome_text(game, outcome, [t.who(s.seat) for s in seats]).splitlines()[0] if outcome else ""

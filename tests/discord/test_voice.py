@@ -116,6 +116,10 @@ async def test_the_lobby_post_is_edited_as_the_table_starts_and_ends(world: Worl
     assert "· started" in lobby.content and "Join with" not in lobby.content, lobby.content
     assert w.ana.name in lobby.content
     assert len([m for m in w.messages() if m.id == lobby.id]) == 1
+    assert f"Host: {w.mod.name}" in lobby.content
+    await w.mod.slash(w.channel, "table leave")  # the host leaves the running game: an AI plays on for them
+    lobby = next(m for m in w.messages() if m.id == lobby.id)
+    assert f"Host: {w.ana.name}" in lobby.content and w.summary().host_id == w.ana.id, lobby.content
     await play_game_by_slash(w)
     lobby = next(m for m in w.messages() if m.id == lobby.id)
     assert "· finished" in lobby.content and ("🏆" in lobby.content or "without a winner" in lobby.content)
