@@ -187,7 +187,9 @@ class TimersMixin:
                     s = t.seats[seat]
                     left = duration(d.due - now)
                     text = f"⏳ {s.name}, it's your turn at the {game.info.title} table (table {t.id}); {left} left."
-                    if s.reachable and s.user_id is not None:
+                    # a reminder must arrive: a player whose DMs failed before is pinged in the channel even while
+                    # their news is tried by DM again (_retry_dms)
+                    if s.reachable and s.user_id is not None and (t.id, seat) not in self._dm_failed:
                         batch.dm(int(s.user_id), None, [text])
                     else:
                         batch.note(self._note(t, text, [int(s.user_id)] if s.user_id is not None else []))
