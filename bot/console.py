@@ -193,7 +193,8 @@ class Console:
                     heading = group
                     self.say(f"{group}:")
                 label = f"  ({c.label})" if c.label != c.action else ""
-                self.say(f"{i:4d}. {c.action}{label}")
+                effect = f" — {c.description}" if c.description else ""  # what a card does (Game.describe)
+                self.say(f"{i:4d}. {c.action}{label}{effect}")
             return
         menus: dict[str, dict[str, int]] = {}
         for c in picked:

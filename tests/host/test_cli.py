@@ -207,3 +207,17 @@ async def test_console_prints_private_news_with_the_move_that_caused_it(tmp_path
     last = text.rindex("You drew ")
     ai_turn = text.index("Blue played")
     assert last < ai_turn, text[-1500:]  # the news, then the AI's turn (not after it)
+
+
+async def test_console_moves_say_what_a_card_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rules import registry
+
+    game = registry.get("toy")
+    monkeypatch.setattr(game, "describe", lambda view, action: "adds its value to the pile" if action.startswith(
+        "play") else "", raising=False)
+    out = io.StringIO()
+    host = TableHost(Store(":memory:"), ai_seed="c", renderer=RecordingRenderer(cheap=True))
+    await play(host, "toy", options={}, ai=1, level="easy", seed="s3", pictures=tmp_path, out=out,
+               read=scripted(["ready", "moves", "quit"]))
+    lines = [line for line in out.getvalue().splitlines() if ". play " in line]
+    assert lines and all(line.endswith(" — adds its value to the pile") for line in lines)
