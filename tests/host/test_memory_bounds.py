@@ -158,3 +158,12 @@ def test_the_buccaneer_distances_of_the_whole_sea_hold_no_more_than_their_stated
             yield
 
     assert _bytes_per_entry(ai.distances, fill) <= BYTES_PER_ENTRY["rules.buccaneer.ai.distances"][0]
+
+
+def test_the_caches_benchmark_replays_calls_through_a_smaller_lru() -> None:
+    from benchmarks.caches import lru_hit_rate
+
+    stream = [1, 2, 3, 1, 2, 3, 1]
+    assert lru_hit_rate(stream, 3) == 4 / 7  # every repeat is still held
+    assert lru_hit_rate(stream, 2) == 0.0  # each key was pushed out just before it came back
+    assert lru_hit_rate([5, 5, 5], 1) == 2 / 3
