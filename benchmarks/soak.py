@@ -74,6 +74,15 @@ def malloc_in_use() -> int:
         return 0
 
 
+def malloc_trim() -> None:
+    """Hand glibc's free memory back to the system (``--trim``: then what RSS still gains is memory in use, not
+    memory the allocator keeps after a peak)."""
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
 def open_fds(pid: int | str = "self") -> int:
     try:
         return len(os.listdir(f"/proc/{pid}/fd"))
@@ -345,6 +354,7 @@ async def soak_run(
     every: float = 30.0,
     max_moves: int = 600,
     processes: int | None = None,
+    trim: bool = False,
     seed: int = 1,
     folder: str | None = None,
     say: Any = print,
@@ -380,6 +390,8 @@ async def soak_run(
             for task in tasks:
                 if task.done() and task.exception() is not None:
                     raise task.exception()  # type: ignore[misc]
+            if trim:
+                malloc_trim()
             say(line(soak.sample()))
         stop.set()
         await asyncio.gather(*tasks)
@@ -409,6 +421,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", default=None, help="folder for the database (kept); default a temporary one")
     parser.add_argument("--json", default=None, help="also write the figures and samples to this file")
+    parser.add_argument("--trim", action="store_true", help="malloc_trim before each sample (a diagnosis, not production)")
     args = parser.parse_args(argv)
     r = asyncio.run(
         soak_run(
@@ -420,6 +433,7 @@ def main(argv: list[str] | None = None) -> int:
             processes=args.processes,
             seed=args.seed,
             folder=args.dir,
+            trim=args.trim,
         )
     )
     print("\n".join(report(r, args.minutes / 3)))
