@@ -21,11 +21,12 @@ import rules
 from rules.treasure_island.maps import MAPS
 
 MB = 2**20
-MAIN_CACHE_BOUND_MB = 24
+MAIN_CACHE_BOUND_MB = 26
 
 # cache -> (bytes one entry holds at most, how many distinct keys there can be; None: only maxsize bounds it)
 BYTES_PER_ENTRY: dict[str, tuple[int, int | None]] = {
     "bot.api._natural": (1_000, None),  # a submenu's sort key
+    "bot.store.postgres.to_dollars": (5_000, None),  # a query of the store, rewritten (the longest is 2.3 KB)
     "rules.buccaneer.ai.distances": (24_000, None),  # a distance for every square reached
     "rules.buccaneer.doubt.short_chance": (300, None),
     "rules.flagon.board.name": (300, None),
@@ -79,7 +80,8 @@ def bound_bytes(caches: dict[str, Any]) -> dict[str, int]:
 
 def test_every_cache_of_the_main_process_is_capped_and_states_what_an_entry_costs() -> None:
     caches = main_process_caches()
-    assert set(caches) == set(BYTES_PER_ENTRY), "a new or renamed cache: measure it and add it to BYTES_PER_ENTRY"
+    unstated = set(caches) ^ set(BYTES_PER_ENTRY)
+    assert not unstated, f"new, renamed or removed caches: measure them and list them in BYTES_PER_ENTRY: {unstated}"
     unbounded = [name for name, cached in caches.items() if cached.cache_info().maxsize is None]
     assert not unbounded, f"caches without a maxsize grow for ever: {unbounded}"
 
