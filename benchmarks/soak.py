@@ -1,6 +1,6 @@
 """A soak run of the production host: does memory stay flat, and latency steady, however many games end?
 
-    python -m benchmarks.soak --minutes 15 [--tables 10] [--think 0.3] [--sample 30] [--json FILE]
+    python -m benchmarks.soak --minutes 15 [--tables 10] [--think 0.3] [--sample 30] [--json FILE] [--trace 15] [--trim]
 
 The host is the one ``parley run`` serves (``bot.factory.build_host``: SQLite on disk, pictures and replays in
 render worker processes, real renderers). ``--tables`` tables play at once, the five games in turn; each seats the
@@ -18,6 +18,11 @@ full this process's capped caches are (the rules' and renderers' ``lru_cache``s:
 fill) and the machine's load.
 At the end: the slope of each figure per 100 finished games after the warm-up (the first third of the run), and
 the budgets of a 15-minute run side by side. Printed, never asserted.
+
+Diagnoses (they change what they measure, so not for the README's figures): ``--trace N`` runs ``tracemalloc``
+and prints, after each sample, the N source lines whose live Python memory grew most since the first sample and
+the capped caches' entries; ``--trim`` hands glibc's free memory back (``malloc_trim``) before each sample, so
+what RSS still gains is memory in use rather than memory the allocator kept after a peak.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import statistics
 import sys
 import tempfile
 import time
+import tracemalloc
 from array import array
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -81,6 +87,20 @@ def malloc_trim() -> None:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):
         pass
+
+
+def growth(first: tracemalloc.Snapshot | None, top: int) -> tuple[tracemalloc.Snapshot, list[str]]:
+    """A snapshot now and the ``top`` source lines that hold more than in ``first``, plus the caches' entries."""
+    now = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
+    lines = [f"    {stat}" for stat in now.compare_to(first, "lineno")[:top]] if first is not None else []
+    for name, module in list(sys.modules.items()):
+        if module is None or not name.startswith(("rules.", "renderers.", "bot.")):
+            continue
+        for attr, value in list(vars(module).items()):
+            info = getattr(value, "cache_info", None)
+            if callable(info) and getattr(value, "__module__", None) == name and (stats := info()).currsize:
+                lines.append(f"    cache {name}.{attr}: {stats.currsize}/{stats.maxsize} entries")
+    return (first or now), lines
 
 
 def open_fds(pid: int | str = "self") -> int:
@@ -355,6 +375,7 @@ async def soak_run(
     max_moves: int = 600,
     processes: int | None = None,
     trim: bool = False,
+    trace: int = 0,
     seed: int = 1,
     folder: str | None = None,
     say: Any = print,
@@ -378,6 +399,9 @@ async def soak_run(
     stop = asyncio.Event()
     rnd = random.Random(seed)
     soak.started = time.perf_counter()
+    first: tracemalloc.Snapshot | None = None
+    if trace:
+        tracemalloc.start()
     tasks = [asyncio.create_task(lag_probe(soak, stop))]
     tasks += [
         asyncio.create_task(table_loop(soak, i, stop, think, max_moves, random.Random(rnd.random())))
@@ -393,6 +417,9 @@ async def soak_run(
             if trim:
                 malloc_trim()
             say(line(soak.sample()))
+            if trace:
+                first, lines = growth(first, trace)
+                say("\n".join(lines))
         stop.set()
         await asyncio.gather(*tasks)
         await host.idle()
@@ -401,6 +428,8 @@ async def soak_run(
         r.update(minutes=minutes, tables=tables, think=think, render_processes=settings.render_processes)
         return r
     finally:
+        if trace:
+            tracemalloc.stop()
         stop.set()
         for task in tasks:
             task.cancel()
@@ -421,7 +450,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", default=None, help="folder for the database (kept); default a temporary one")
     parser.add_argument("--json", default=None, help="also write the figures and samples to this file")
-    parser.add_argument("--trim", action="store_true", help="malloc_trim before each sample (a diagnosis, not production)")
+    parser.add_argument("--trim", action="store_true", help="malloc_trim before each sample (a diagnosis)")
+    parser.add_argument("--trace", type=int, default=0, help="tracemalloc: the N lines that grew most (a diagnosis)")
     args = parser.parse_args(argv)
     r = asyncio.run(
         soak_run(
@@ -434,6 +464,7 @@ def main(argv: list[str] | None = None) -> int:
             seed=args.seed,
             folder=args.dir,
             trim=args.trim,
+            trace=args.trace,
         )
     )
     print("\n".join(report(r, args.minutes / 3)))
