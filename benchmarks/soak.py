@@ -48,7 +48,7 @@ from benchmarks.stats import percentile
 from bot.factory import build_host
 from bot.settings import Settings, default_render_processes
 from bot.tables import Caller, Outputs, TableHost
-from bot.workers import rss_bytes
+from bot.workers import rss_bytes, trim_heap
 from rules import registry
 
 MB = 2**20
@@ -78,15 +78,6 @@ def malloc_in_use() -> int:
         return int(info.uordblks + info.hblkhd)
     except (OSError, AttributeError):
         return 0
-
-
-def malloc_trim() -> None:
-    """Hand glibc's free memory back to the system (``--trim``: then what RSS still gains is memory in use, not
-    memory the allocator keeps after a peak)."""
-    try:
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):
-        pass
 
 
 def growth(first: tracemalloc.Snapshot | None, top: int) -> tuple[tracemalloc.Snapshot, list[str]]:
@@ -415,7 +406,7 @@ async def soak_run(
                 if task.done() and task.exception() is not None:
                     raise task.exception()  # type: ignore[misc]
             if trim:
-                malloc_trim()
+                trim_heap()
             say(line(soak.sample()))
             if trace:
                 first, lines = growth(first, trace)
