@@ -29,6 +29,7 @@ class RestoreMixin:
     _active: dict[int, int]
     internal_errors: int
     replay_mismatches: list[int]
+    owns_guild: Callable[[int], bool]
 
     async def _start_host(self) -> None:
         """Apply migrations and index every lobby and running table from its row, snapshot, seats and stored
@@ -37,7 +38,9 @@ class RestoreMixin:
         touched (:meth:`_load`): start-up stays quick with thousands of stored tables."""
         await self.store.open()
         live = ("lobby", "running")
-        rows = await self.store.tables_with_status(*live)
+        # in a cluster, only the tables of guilds on this process's shards: their timers, AI seats and lost
+        # boards are this process's to serve, the others' belong to the process holding their shards
+        rows = [row for row in await self.store.tables_with_status(*live) if self.owns_guild(row.guild_id)]
         seats = await self.store.seats_of_tables_with_status(*live)
         deadlines: dict[int, dict[int, DeadlineRow]] = {}
         for d in await self.store.deadlines():

@@ -71,14 +71,18 @@ class TableHost(
         renderer: Renderer | None = None,
         replay_frames: int = MAX_FRAMES,
         render_processes: int = 0,
+        owns_guild: Callable[[int], bool] | None = None,
     ) -> None:
         """``clock`` returns seconds (injectable for time-out tests); ``ai_seed`` makes table seeds and AI
         randomness reproducible (tests, simulations; by default both come from the OS); ``renderer``
         draws ``(game_id, view, seat)`` (default: ``renderers.render``); ``render_processes`` > 0 draws in that
         many worker processes (pictures are CPU-bound Python: processes keep them from starving the event loop
-        and the database thread of the GIL; a custom ``renderer`` must then be picklable), else in two threads."""
+        and the database thread of the GIL; a custom ``renderer`` must then be picklable), else in two threads.
+        ``owns_guild`` (a cluster's :meth:`bot.shards.Shards.owns`) limits the tables this host restores, and so
+        times and reposts, to the guilds on its shards; by default it serves every guild."""
         self.store = store
         self.clock = clock
+        self.owns_guild: Callable[[int], bool] = owns_guild or _every_guild
         self._rand: random.Random = random.Random(ai_seed) if ai_seed is not None else random.SystemRandom()
         self.pictures = Pictures(renderer, render_processes)
         self.replay_frames = replay_frames
@@ -113,3 +117,7 @@ class TableHost(
 
     def _may_run(self, t: Table, caller: Caller) -> bool:
         return caller.moderator or caller.user_id == t.host_id
+
+
+def _every_guild(guild_id: int) -> bool:
+    return True

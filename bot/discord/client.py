@@ -12,7 +12,7 @@ import asyncio
 import logging
 import signal
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 import aiohttp
 import discord
@@ -63,6 +63,7 @@ class ParleyBot(commands.AutoShardedBot):
         dev_guild: int | None = None,
         tick_seconds: float = TICK_SECONDS,
         shard_count: int | None = None,
+        shard_ids: Sequence[int] | None = None,
         mode: str = "run",
     ) -> None:
         # No privileged intent: everything arrives as interactions.
@@ -74,6 +75,8 @@ class ParleyBot(commands.AutoShardedBot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             shard_count=shard_count,
+            # a cluster process connects only its own shards (Discord then sends it only their guilds' events)
+            shard_ids=list(shard_ids) if shard_ids is not None else None,
             help_command=None,
             tree_cls=ParleyTree,
             allowed_mentions=discord.AllowedMentions.none(),
@@ -181,7 +184,10 @@ def run(settings: Settings) -> int:
     """``parley run``: serve every server until interrupted. Returns the process exit code."""
 
     async def main(token: str) -> None:
-        bot = ParleyBot(build_host(settings), dev_guild=settings.dev_guild)
+        shards = settings.shards
+        bot = ParleyBot(
+            build_host(settings), dev_guild=settings.dev_guild, shard_count=shards.count, shard_ids=shards.ids
+        )
         async with bot:
             _close_on_sigterm(bot)
             await bot.start(token)
