@@ -102,7 +102,7 @@ class Shards:
     def describe(self) -> str:
         if self.ids is None:
             return "every shard"
-        return f"shards {format_ranges(self.ids)} of {self.count}"
+        return f"{'shard' if len(self.ids) == 1 else 'shards'} {format_ranges(self.ids)} of {self.count}"
 
 
 ALL = Shards()

@@ -23,6 +23,7 @@ from bot.discord.cogs import add_cogs
 from bot.discord.delivery import Delivery
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.factory import build_host
+from bot.lease import LeaseError, ShardLease, is_postgres
 from bot.settings import Settings, configure_logging
 from bot.tables import TableHost
 
@@ -31,6 +32,7 @@ log = logging.getLogger("parley.discord")
 TICK_SECONDS = 20.0
 EXIT_BAD_TOKEN = 2
 EXIT_NO_CONNECTION = 1
+EXIT_SHARDS_TAKEN = 3  # another process serves these shards (or this one lost its lease): a supervisor retries
 
 
 class ParleyTree(app_commands.CommandTree):
@@ -164,6 +166,9 @@ def _guarded(settings: Settings, main: Callable[[str], Awaitable[None]]) -> int:
     except (aiohttp.ClientConnectionError, discord.GatewayNotFound) as error:
         _fail(f"cannot reach Discord ({type(error).__name__}). Check the network and try again.")
         return EXIT_NO_CONNECTION
+    except LeaseError as error:
+        _fail(str(error))
+        return EXIT_SHARDS_TAKEN
     except KeyboardInterrupt:
         return 0
     return 0
@@ -181,16 +186,45 @@ def _close_on_sigterm(bot: ParleyBot) -> None:
 
 
 def run(settings: Settings) -> int:
-    """``parley run``: serve every server until interrupted. Returns the process exit code."""
+    """``parley run``: serve every server (or, in a cluster, the guilds of ``settings.shards``) until interrupted.
+    Returns the process exit code.
+
+    On PostgreSQL the process first claims its shards (:mod:`bot.lease`): on a conflict it says who holds them in
+    one line and exits with 3, before it has read a table; if it later loses its lease, it stops the same way so
+    that the process which took its shards over is the only one serving them. SQLite is one process: no lease."""
 
     async def main(token: str) -> None:
         shards = settings.shards
-        bot = ParleyBot(
-            build_host(settings), dev_guild=settings.dev_guild, shard_count=shards.count, shard_ids=shards.ids
-        )
-        async with bot:
-            _close_on_sigterm(bot)
-            await bot.start(token)
+        lease: ShardLease | None = None
+        if is_postgres(settings.db_path):
+            lease = ShardLease(settings.db_path, shards, settings.lease_seconds)
+            try:
+                await lease.acquire()
+            except BaseException:
+                await lease.release()
+                raise
+        try:
+            bot = ParleyBot(
+                build_host(settings), dev_guild=settings.dev_guild, shard_count=shards.count, shard_ids=shards.ids
+            )
+            lost: list[str] = []
+            async with bot:
+                _close_on_sigterm(bot)
+                if lease is not None:
+                    loop = asyncio.get_running_loop()
+                    closing: list[asyncio.Task[None]] = []
+
+                    def on_lost(reason: str) -> None:
+                        lost.append(reason)
+                        closing.append(loop.create_task(bot.close()))
+
+                    lease.start(on_lost)
+                await bot.start(token)
+            if lost:
+                raise LeaseError(f"lost the lease of {shards.describe()} ({lost[0]}); stopped so it is served once")
+        finally:
+            if lease is not None:
+                await lease.release()
 
     return _guarded(settings, main)
 

@@ -39,7 +39,7 @@ def test_discords_formula_and_the_ranges() -> None:
 def test_a_process_owns_only_its_shards() -> None:
     shards = Shards.of("1", COUNT)
     assert shards.owns(MINE) and not shards.owns(THEIRS)
-    assert shards.describe() == "shards 1 of 2"
+    assert shards.describe() == "shard 1 of 2" and Shards.of("0-3", 8).describe() == "shards 0-3 of 8"
     assert Shards.of("0-1", COUNT).everything and Shards.of(None, None).owns(THEIRS)
     assert Shards.of(None, 4).ids == (0, 1, 2, 3)  # a count alone: all its shards
     with pytest.raises(ShardError, match="needs a shard count"):
