@@ -13,7 +13,8 @@ deliver the :class:`Outputs` they get back. The host knows nothing of Discord; i
 - :mod:`bot.reading`: status, history, choices, the private view;
 - :mod:`bot.timers`: reminders, time-outs, idle lobbies, and tables woken at a given time;
 - :mod:`bot.restore`: start-up indexing, the lazy replay check, boards lost in a crash;
-- :mod:`bot.guild`: per-server settings, statistics and rules.
+- :mod:`bot.guild`: per-server settings, statistics and rules;
+- :mod:`bot.direct`: requests from a player's DMs (``/hand``), which may name a table another process serves.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.api import Caller, Choice, Outputs, Post, SeatInfo, TableSummary
+from bot.direct import DirectMixin
 from bot.guild import GuildCommands
 from bot.lobby import LOBBY_IDLE_SECONDS, LobbyMixin
 from bot.pictures import Pictures, Renderer
@@ -58,7 +60,15 @@ __all__ = [
 
 
 class TableHost(
-    RestoreMixin, LobbyMixin, PlayMixin, ReactionsMixin, ReadingMixin, TimersMixin, PostsMixin, GuildCommands
+    RestoreMixin,
+    LobbyMixin,
+    PlayMixin,
+    ReactionsMixin,
+    ReadingMixin,
+    TimersMixin,
+    PostsMixin,
+    GuildCommands,
+    DirectMixin,
 ):
     """Every table of every channel. One ``asyncio.Lock`` per table serialises its mutations."""
 
