@@ -1,5 +1,5 @@
 """Crash safety: a table host in a child process is SIGKILLed at random moments, again and again, on one database
-file; after every kill no acknowledged move is missing and the database is intact, and every table's log
+(a SQLite file, and a PostgreSQL schema: every test runs on both stores); after every kill no acknowledged move is missing and the database is intact, and every table's log
 replays from its seed to its stored snapshot.
 
 The child is :mod:`tests.host.crash_child`: every seat a human, two tables per game played at once, a tiny
@@ -27,14 +27,15 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import pytest
 
 from bot.replay import replay_steps, same_state
-from bot.store import LogRow, Store
+from bot.store import LogRow, Store, is_postgres_url
 from bot.tables import Caller, TableHost
 from rules import registry
+from tests import pg
 from tests.host import crash_child
 
 REPO = Path(__file__).resolve().parents[2]
@@ -99,12 +100,14 @@ class Ledger:
 class Db:
     """One read-only look at the database file, as a restarted host would find it."""
 
-    tables: dict[int, sqlite3.Row]
-    actions: dict[int, dict[int, sqlite3.Row]]
+    tables: dict[int, Any]  # sqlite3.Row or asyncpg.Record: both read by column name
+    actions: dict[int, dict[int, Any]]
     results: Counter[int]
 
     @classmethod
     def read(cls, path: str) -> Db:
+        if is_postgres_url(path):
+            return cls.read_postgres(path)
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         db.row_factory = sqlite3.Row
         try:
@@ -118,6 +121,27 @@ class Db:
         finally:
             db.close()
         return cls(tables, actions, results)
+
+    @classmethod
+    def read_postgres(cls, url: str) -> Db:
+        """The same look at a PostgreSQL schema, in one read-only transaction (one snapshot of all three tables)."""
+
+        async def read() -> Db:
+            import asyncpg
+
+            con = await asyncpg.connect(url)
+            try:
+                async with con.transaction(isolation="repeatable_read", readonly=True):
+                    tables = {r["id"]: r for r in await con.fetch("SELECT * FROM tables ORDER BY id")}
+                    actions: dict[int, dict[int, Any]] = {}
+                    for r in await con.fetch("SELECT * FROM actions ORDER BY table_id, n"):
+                        actions.setdefault(r["table_id"], {})[r["n"]] = r
+                    results = Counter(r[0] for r in await con.fetch("SELECT table_id FROM results"))
+            finally:
+                await con.close()
+            return cls(tables, actions, results)
+
+        return pg.run_sync(read)
 
     def log(self, table_id: int) -> list[LogRow]:
         return [
@@ -336,9 +360,9 @@ async def touch_every_table(path: str) -> TableHost:
 
 
 def test_sigkill_at_random_moments_never_loses_an_acknowledged_move(
-    server: ForkServer, child_stderr: Path, tmp_path: Path
+    server: ForkServer, child_stderr: Path, db_url: str
 ) -> None:
-    path = str(tmp_path / "crash.sqlite3")
+    path = db_url
     rnd = random.Random(20261122)
     ledger = Ledger()
     replayed: dict[int, int] = {}
@@ -372,9 +396,9 @@ def test_sigkill_at_random_moments_never_loses_an_acknowledged_move(
 
 @pytest.mark.parametrize("fault", ["no-commit"])
 def test_the_checks_catch_a_host_that_acknowledges_before_committing(
-    server: ForkServer, tmp_path: Path, fault: str
+    server: ForkServer, db_url: str, fault: str
 ) -> None:
-    path = str(tmp_path / "crash.sqlite3")
+    path = db_url
     ledger = Ledger()
     with pytest.raises(AssertionError, match="acknowledged move lost"):
         for k in range(3):
