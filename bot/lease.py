@@ -69,10 +69,6 @@ class Held:
     expires_at: datetime
 
 
-def is_postgres(url: str) -> bool:
-    return url.startswith(("postgresql://", "postgres://"))
-
-
 def _claimed(shards: Shards) -> tuple[tuple[int, ...], int]:
     """The rows a process claims: its shards, or shard 0 of 1 for a process serving every shard."""
     if shards.ids is None or shards.count is None:

@@ -23,8 +23,9 @@ from bot.discord.cogs import add_cogs
 from bot.discord.delivery import Delivery
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.factory import build_host
-from bot.lease import LeaseError, ShardLease, is_postgres
+from bot.lease import LeaseError, ShardLease
 from bot.settings import Settings, configure_logging
+from bot.store import is_postgres_url
 from bot.tables import TableHost
 
 log = logging.getLogger("parley.discord")
@@ -196,7 +197,7 @@ def run(settings: Settings) -> int:
     async def main(token: str) -> None:
         shards = settings.shards
         lease: ShardLease | None = None
-        if is_postgres(settings.db_path):
+        if is_postgres_url(settings.db_path):
             lease = ShardLease(settings.db_path, shards, settings.lease_seconds)
             try:
                 await lease.acquire()
