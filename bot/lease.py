@@ -82,22 +82,24 @@ def conflicts(shards: Shards, held: list[Held]) -> list[Held]:
     return [h for h in held if h.shard_count != count or h.shard in ids]
 
 
+def _who(holder: str) -> str:
+    host, _, rest = holder.partition(":")
+    return f"process {rest.split(':', 1)[0]} on {host}" if rest else holder
+
+
 def conflict_line(shards: Shards, clash: list[Held]) -> str:
     """One line for the operator: who holds what, and until when."""
-    holders = sorted({h.holder.rsplit(":", 1)[0] for h in clash})
+    who = ", ".join(sorted({_who(h.holder) for h in clash}))
     until = max(h.expires_at for h in clash).astimezone(UTC).strftime("%H:%M:%S UTC")
     counts = sorted({h.shard_count for h in clash})
-    ids, count = _claimed(shards)
+    _, count = _claimed(shards)
     if counts != [count]:
         theirs = "every shard" if counts == [1] else f"a shard count of {', '.join(map(str, counts))}"
-        what = f"another process ({', '.join(holders)}) serves this database with {theirs}"
+        what = f"{who} already serves this database with {theirs}, so {shards.describe()} would overlap it"
     else:
         taken = format_ranges(h.shard for h in clash)
-        what = f"{'shard' if len(clash) == 1 else 'shards'} {taken} of {count} are served by {', '.join(holders)}"
-    return (
-        f"{what} (lease until {until}); {shards.describe()} cannot be served twice."
-        " Stop that process, or start this one again once its lease has lapsed."
-    )
+        what = f"{'shard' if len(clash) == 1 else 'shards'} {taken} of {count} are already served by {who}"
+    return f"{what} (lease until {until}). Stop that process, or start this one again once its lease has lapsed."
 
 
 class ShardLease:

@@ -33,6 +33,7 @@ log = logging.getLogger("parley.discord")
 TICK_SECONDS = 20.0
 EXIT_BAD_TOKEN = 2
 EXIT_NO_CONNECTION = 1
+EXIT_BAD_SETTINGS = 2
 EXIT_SHARDS_TAKEN = 3  # another process serves these shards (or this one lost its lease): a supervisor retries
 
 
@@ -193,6 +194,11 @@ def run(settings: Settings) -> int:
     On PostgreSQL the process first claims its shards (:mod:`bot.lease`): on a conflict it says who holds them in
     one line and exits with 3, before it has read a table; if it later loses its lease, it stops the same way so
     that the process which took its shards over is the only one serving them. SQLite is one process: no lease."""
+
+    if not settings.shards.everything and not is_postgres_url(settings.db_path):
+        # a SQLite file is one process's: several processes on it would have no lease to keep them apart
+        _fail(f"serving {settings.shards.describe()} needs a shared PostgreSQL (PARLEY_DB=postgresql://…).")
+        return EXIT_BAD_SETTINGS
 
     async def main(token: str) -> None:
         shards = settings.shards

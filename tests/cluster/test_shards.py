@@ -75,8 +75,8 @@ def test_shards_from_the_environment_and_the_command_line(tmp_path: Path) -> Non
         run_settings(no_env, cli("--shards", "4-7"))
 
 
-async def test_a_host_restores_times_and_reposts_only_the_tables_of_its_shards(tmp_path: Path) -> None:
-    db = str(tmp_path / "parley.sqlite3")
+async def test_a_host_restores_times_and_reposts_only_the_tables_of_its_shards(db_url: str) -> None:
+    db = db_url  # a SQLite file, then a PostgreSQL schema
     clock = Clock()
     mine, theirs = Caller(MINE, 10, 100, "Ana", moderator=True), Caller(THEIRS, 20, 200, "Bea", moderator=True)
     first = TableHost(Store(db), clock=clock, ai_seed="t", renderer=RecordingRenderer())
@@ -99,7 +99,7 @@ async def test_a_host_restores_times_and_reposts_only_the_tables_of_its_shards(t
         outs = await second.tick()
         assert outs and {o.channel_id for o in outs} == {10}
         # the other table's log is untouched: its owner will time it
-        other = (await second.store.tables_with_status("running"))
+        other = await second.store.tables_with_status("running")
         assert {row.channel_id for row in other} >= {20}
         theirs_row = next(row for row in other if row.channel_id == 20)
         assert len(await second.store.log(theirs_row.id)) == 2  # ready and the AI's ready, nothing more
@@ -107,3 +107,21 @@ async def test_a_host_restores_times_and_reposts_only_the_tables_of_its_shards(t
         assert all(o.channel_id == 10 for o in await second.lost_boards())
     finally:
         await second.close()
+
+
+def test_a_shard_range_on_sqlite_is_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.discord.client import run
+
+    settings = load(
+        None,
+        {
+            "DISCORD_TOKEN": "x",
+            "PARLEY_DB": str(tmp_path / "p.sqlite3"),
+            "PARLEY_SHARDS": "0-1",
+            "PARLEY_SHARD_COUNT": "4",
+        },
+    )
+    assert run(settings) == 2
+    assert capsys.readouterr().err == (
+        "parley: serving shards 0-1 of 4 needs a shared PostgreSQL (PARLEY_DB=postgresql://…).\n"
+    )
