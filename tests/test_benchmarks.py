@@ -32,6 +32,9 @@ def tiny_config() -> bench.Config:
         startup_tables=50,
         memory_tables=2,
         memory_moves=1,
+        cluster_tables=2,
+        cluster_rates=[2.0],
+        cluster_seconds=1.0,
     )
 
 
@@ -47,6 +50,7 @@ EXPECTED = [
     "start-up, ",
     "Python heap per table",
     "resident set per table",
+    "one process",
 ]
 
 
