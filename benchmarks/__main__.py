@@ -76,7 +76,7 @@ class Config:
     memory_moves: int = 10
     #: clusters (benchmarks/cluster.py): live tables in all, offered moves per second climbed, seconds per rung
     cluster_tables: int = 60
-    cluster_rates: list[float] = field(default_factory=lambda: [5.0, 10.0, 20.0, 30.0, 40.0, 60.0])
+    cluster_rates: list[float] = field(default_factory=lambda: [2.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0])
     cluster_seconds: float = 8.0
 
     @classmethod
@@ -98,7 +98,7 @@ class Config:
             memory_tables=30,
             memory_moves=3,
             cluster_tables=30,
-            cluster_rates=[5.0, 10.0, 20.0, 30.0],
+            cluster_rates=[2.0, 4.0, 8.0, 12.0, 16.0],
             cluster_seconds=4.0,
         )
 

@@ -10,7 +10,7 @@ offered rate climbs a ladder; the result is the highest rung whose p95 stays ≤
 the offered moves were served (a full machine queues arrivals instead of slowing them), and per core of the
 machine (everything shares them: both processes, their render workers and PostgreSQL).
 
-    python -m benchmarks.cluster [--tables 60] [--rates 5,10,20,30,40,60] [--seconds 8] [--game mix]
+    python -m benchmarks.cluster [--tables 60] [--rates 2,4,6,8,12,16,24,32,48] [--seconds 8] [--game mix]
                                  [--processes N] [--pg postgresql://…]
 
 Printed, never asserted. Needs a reachable PostgreSQL (``PARLEY_BENCH_PG``, default the tests' server); each run
@@ -46,7 +46,7 @@ Log = Callable[[str], None]
 @dataclass
 class ClusterConfig:
     tables: int = 60  # live tables in all, split between the processes
-    rates: list[float] = field(default_factory=lambda: [5.0, 10.0, 20.0, 30.0, 40.0, 60.0])
+    rates: list[float] = field(default_factory=lambda: [2.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0])
     seconds: float = 8.0  # per rung
     game: str = "mix"
     processes: int | None = None  # render workers per cluster process (None: production's, one per core)

@@ -288,3 +288,26 @@ async def test_two_clusters_one_killed_and_replaced_lose_nothing(
     for cluster in (a, b, replacement):
         assert "Traceback" not in cluster.log() and "REPLAY MISMATCH" not in cluster.log(), cluster.log()
     assert "took over shards 2-3 of 4 after the lease of" in replacement.log()
+
+
+async def test_a_cluster_that_loses_its_lease_stops_in_one_line(fake: FakeDiscord, pg_url: str, tmp_path: Path) -> None:
+    """If another process takes the rows over (as after a lapse the holder slept through), the holder learns it at
+    its next renewal and stops, so that a shard is never served twice."""
+    cluster = Cluster(fake, pg_url, "0-1", tmp_path, "a")
+    db = await asyncpg.connect(pg_url)
+    try:
+        await cluster.start()
+        taken = await db.execute("UPDATE parley_shard_leases SET holder = 'elsewhere:1:x'")
+        assert taken == "UPDATE 2"
+        assert cluster.proc is not None
+        code = await asyncio.to_thread(cluster.proc.wait, 30)
+        cluster.proc = None
+        said = [line for line in cluster.log().splitlines() if line.startswith("parley:")]
+        assert code == 3 and len(said) == 1, cluster.log()
+        assert said[0].startswith("parley: lost the lease of shards 0-1 of 4 (its rows were taken over"), said
+        await until(lambda: not fake.connected, "its gateway connections to close")
+        rows = await db.fetch("SELECT holder FROM parley_shard_leases")
+        assert {r["holder"] for r in rows} == {"elsewhere:1:x"}  # it did not delete rows that are not its own
+    finally:
+        cluster.kill()
+        await db.close()

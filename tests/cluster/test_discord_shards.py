@@ -104,3 +104,5 @@ async def test_without_shard_settings_the_bot_connects_every_shard_discord_recom
         assert sorted(g.id for g in bot.guilds) == sorted([G0, G1])
         answer = await reply(fake, fake.slash(ANA, "hand", (DM, 0)))
         assert answer.startswith("You have no game running"), answer
+        # /rules, the other command offered in DMs, needs no table
+        assert "Cartagena" in await reply(fake, fake.slash(ANA, "rules", (DM, 0), game="cartagena"))
