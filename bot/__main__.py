@@ -1,6 +1,6 @@
 """The ``parley`` command line: ``run`` (Discord; ``--shards 0-3 --shard-count 8`` for one process of a cluster)
-and ``sync`` (Discord), ``play`` (a table in the terminal),
-``simulate`` (AI-only games) and ``bench`` (every benchmark, one table)."""
+and ``sync`` (Discord), ``play`` (a table in the terminal), ``simulate`` (AI-only games), ``bench`` (every
+benchmark, one table) and ``db copy`` (a server's data from one store to another)."""
 
 from __future__ import annotations
 
@@ -65,6 +65,17 @@ def _parser() -> argparse.ArgumentParser:
 
     # the benchmark command's own options follow (see python -m benchmarks --help)
     sub.add_parser("bench", help="run every benchmark and print one table (python -m benchmarks)", add_help=False)
+
+    db = sub.add_parser("db", help="database tools")
+    db_sub = db.add_subparsers(dest="db_command", required=True)
+    copy = db_sub.add_parser(
+        "copy",
+        help="copy everything from one store to another (SQLite <-> PostgreSQL), then verify it by replaying every log",
+    )
+    copy.add_argument("--from", dest="source", required=True, metavar="URL", help="a SQLite path or postgresql://…")
+    copy.add_argument(
+        "--to", dest="target", required=True, metavar="URL", help="an empty SQLite path or postgresql://…"
+    )
 
     sim = sub.add_parser("simulate", help="AI-only games with a summary")
     sim.add_argument("game", help=f"one of: {', '.join(registry.game_ids())}")
@@ -140,6 +151,23 @@ def _play(args: argparse.Namespace) -> int:
     )
 
 
+def _db_copy(args: argparse.Namespace) -> int:
+    from bot.store import redact_url
+    from bot.store.copy import CopyError, copy_database
+
+    say = lambda line: print(f"parley db copy: {line}", file=sys.stderr)  # noqa: E731
+    try:
+        report = asyncio.run(copy_database(args.source, args.target, say))
+    except CopyError as exc:
+        print(f"parley: {exc}", file=sys.stderr)
+        return 2
+    rows = ", ".join(f"{n} {t}" for t, n in report.rows.items())
+    print(f"copied {redact_url(args.source)} -> {redact_url(args.target)}: {rows}; {report.replayed} logs replayed")
+    for line in report.mismatches:
+        print(f"MISMATCH {line}")
+    return 0 if report.ok else 1
+
+
 def _simulate(args: argparse.Namespace) -> int:
     from bot.simulate import simulate
 
@@ -175,6 +203,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _discord(args.command, args.env_file, args)
         if args.command == "play":
             return _play(args)
+        if args.command == "db":
+            return _db_copy(args)
         return _simulate(args)
     except KeyboardInterrupt:
         return 130

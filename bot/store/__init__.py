@@ -15,6 +15,8 @@ from bot.store.base import (
     is_postgres_url,
     redact_url,
 )
+from bot.store.postgres import PostgresStore
+from bot.store.sqlite import SQLiteStore
 
 __all__ = [
     "DATA_TABLES",
@@ -23,6 +25,8 @@ __all__ = [
     "DeadlineRow",
     "IntegrityError",
     "LogRow",
+    "PostgresStore",
+    "SQLiteStore",
     "SeatRow",
     "Step",
     "Store",

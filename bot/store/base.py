@@ -16,6 +16,7 @@ finished game's results) are one transaction; the primary key (table_id, n) make
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
@@ -209,8 +210,17 @@ MIGRATIONS: tuple[Step, ...] = (
     Step("ALTER TABLE board_posts ADD COLUMN state_no INTEGER;"),
 )
 
-#: the tables ``parley db copy`` copies, parents first (a migration that adds a table appends it here)
-DATA_TABLES: tuple[str, ...] = ("tables", "seats", "actions", "deadlines", "guild_settings", "results", "board_posts")
+#: the tables ``parley db copy`` copies, parents first, each with its key (the order rows are read in); a
+#: migration that adds a table appends it here
+DATA_TABLES: dict[str, str] = {
+    "tables": "id",
+    "seats": "table_id, seat",
+    "actions": "table_id, n",
+    "deadlines": "table_id, seat",
+    "guild_settings": "guild_id",
+    "results": "table_id, seat",
+    "board_posts": "table_id",
+}
 
 RECORD_RESULTS = (
     "INSERT INTO results (table_id, guild_id, game_id, user_id, name, seat, won, score, finished)"
@@ -304,7 +314,10 @@ def is_postgres_url(url: str) -> bool:
 
 def redact_url(url: str) -> str:
     """``url`` without its password, for log lines and reprs."""
-    if not is_postgres_url(url) or "@" not in url:
+    if not is_postgres_url(url):
+        return url
+    url = re.sub(r"([?&]password=)[^&]*", r"\1***", url)
+    if "@" not in url:
         return url
     scheme, _, rest = url.partition("://")
     userinfo, _, host = rest.rpartition("@")
@@ -319,16 +332,16 @@ class Store:
     #: "sqlite" or "postgresql": which text of a migration :class:`Step` this backend runs
     dialect: ClassVar[str] = ""
 
+    _backends: ClassVar[dict[str, type[Store]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.dialect:
+            Store._backends[cls.dialect] = cls
+
     def __new__(cls, url: str, *args: Any, **kwargs: Any) -> Store:
-        if cls is Store:
-            if is_postgres_url(url):
-                from bot.store.postgres import PostgresStore
-
-                cls = PostgresStore
-            else:
-                from bot.store.sqlite import SQLiteStore
-
-                cls = SQLiteStore
+        if cls is Store:  # the backends register themselves (bot/store/__init__.py imports them)
+            cls = Store._backends["postgresql" if is_postgres_url(url) else "sqlite"]
         return super().__new__(cls)
 
     def __init__(self, url: str) -> None:
@@ -370,18 +383,20 @@ class Store:
         rows = await self._fetch(sql, args)
         return rows[0] if rows else None
 
-    async def rows(self, table: str) -> AsyncIterator[list[dict[str, Any]]]:
-        """Every row of ``table`` as dicts, in batches, in key order (``parley db copy``)."""
-        order = {"tables": "id", "guild_settings": "guild_id", "board_posts": "table_id"}.get(table, "1, 2")
-        last: list[dict[str, Any]] = []
+    async def rows(self, table: str, batch: int = 2000) -> AsyncIterator[list[dict[str, Any]]]:
+        """Every row of ``table`` (one of :data:`DATA_TABLES`) as dicts, in batches in key order (``parley db copy``)."""
+        key = DATA_TABLES[table]
         offset = 0
         while True:
-            batch = await self._fetch(f"SELECT * FROM {table} ORDER BY {order} LIMIT 2000 OFFSET {offset}")
-            if not batch:
+            rows = await self._fetch(f"SELECT * FROM {table} ORDER BY {key} LIMIT {batch} OFFSET {offset}")
+            if not rows:
                 return
-            last = [dict(r) for r in batch]
-            offset += len(last)
-            yield last
+            offset += len(rows)
+            yield [dict(r) for r in rows]
+
+    async def count(self, table: str) -> int:
+        rows = await self._fetch(f"SELECT COUNT(*) FROM {table}")
+        return int(rows[0][0])
 
     # -- tables --------------------------------------------------------------------------------------
     async def create_table(

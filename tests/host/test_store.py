@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.settings import Settings
 from bot.store import MIGRATIONS, DeadlineRow, IntegrityError, SeatRow, Store
 
 SNOWFLAKE = 1_180_000_000_000_000_123  # Discord ids need 64 bits
@@ -140,3 +141,17 @@ def test_the_url_picks_the_store() -> None:
     assert type(plain) is type(url) is SQLiteStore and plain.path == url.path == "x/parley.sqlite3"  # type: ignore[attr-defined]
     assert Store("sqlite:////abs/p.db").path == "/abs/p.db"  # type: ignore[attr-defined]
     assert "secret" not in repr(Store("postgresql://u:secret@h/db"))
+    assert "secret" not in repr(Store("postgresql://h/db?user=u&password=secret"))
+    assert "secret" not in repr(Settings(db_path="postgresql://u:secret@h/db"))
+
+
+def test_without_a_server_the_postgresql_tests_skip_but_fail_under_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests import pg
+
+    monkeypatch.setattr(pg, "unreachable", lambda: "ConnectionRefusedError: nobody there")
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="need a server at .*nobody there"):
+        pg.require_server()
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI=true, so this is a failure"):
+        pg.require_server()
