@@ -31,7 +31,7 @@ from rules import registry
 from tests.discord.fakediscord import GOOD_TOKEN, FakeDiscord, Person, shard_of
 
 COUNT = 4
-LEASE = 3.0  # seconds: short, so the replacement's wait stays short
+LEASE = 8.0  # seconds: short, so the replacement's wait stays short, yet longer than starting a refused process
 GUILDS = {(40 + shard) << 22 | 9: 7_000 + shard for shard in range(COUNT)}  # guild -> channel, one per shard
 A_RANGE, B_RANGE = "0-1", "2-3"
 ANA = Person(5001, "ana", moderator=True)
@@ -104,7 +104,12 @@ class Cluster:
         """Start it expecting a refusal: its exit code and what it printed."""
         before = self.output.read_text(errors="replace") if self.output.exists() else ""
         proc = self.spawn()
-        code = await asyncio.to_thread(proc.wait, 60)
+        try:
+            code = await asyncio.to_thread(proc.wait, 60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(15)
+            raise AssertionError(f"{self.name} was not refused; its output:\n{self.log()[len(before) :]}") from None
         return code, self.log()[len(before) :]
 
     def kill(self) -> None:
@@ -241,6 +246,7 @@ async def test_two_clusters_one_killed_and_replaced_lose_nothing(
         assert committed is not None and ana.newest_board(doomed)[2] < committed  # the board was lost
 
         # a replacement started at once is refused in one line: B's lease has not lapsed
+        assert await db.fetchval("SELECT bool_and(expires_at > now()) FROM parley_shard_leases WHERE shard >= 2")
         connections = len(fake.identified)
         code, said = await replacement.refused()
         lines = [line for line in said.splitlines() if line.startswith("parley:")]
@@ -253,7 +259,11 @@ async def test_two_clusters_one_killed_and_replaced_lose_nothing(
             await ana.play(tables[shard])
 
         # once the lease has lapsed the replacement takes shards 2-3 over and reposts the board B lost
-        await asyncio.sleep(LEASE + 0.5)
+        lapsed = "SELECT bool_and(expires_at <= now()) FROM parley_shard_leases WHERE shard >= 2"
+        for _ in range(int(LEASE * 20)):
+            if await db.fetchval(lapsed):
+                break
+            await asyncio.sleep(0.1)
         await replacement.start()
         assert fake.connected_shards == [(s, COUNT) for s in range(COUNT)]
         await ana.settle(doomed)
