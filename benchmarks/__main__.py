@@ -85,6 +85,7 @@ class Config:
     cluster_tables: int = 60
     cluster_rates: list[float] = field(default_factory=lambda: [2.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0])
     cluster_seconds: float = 8.0
+    cluster_min_moves: int = 40
 
     @classmethod
     def quick(cls) -> Config:
@@ -110,6 +111,7 @@ class Config:
             cluster_tables=30,
             cluster_rates=[2.0, 4.0, 8.0, 12.0, 16.0],
             cluster_seconds=4.0,
+            cluster_min_moves=20,
         )
 
 
@@ -426,6 +428,7 @@ def cluster_rows(cfg: Config, results: dict[str, Any], log: Callable[[str], None
         tables=cfg.cluster_tables,
         rates=list(cfg.cluster_rates),
         seconds=cfg.cluster_seconds,
+        min_moves=cfg.cluster_min_moves,
         game=cfg.host_game,
         processes=cfg.processes,
     )

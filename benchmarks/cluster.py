@@ -10,8 +10,8 @@ offered rate climbs a ladder; the result is the highest rung whose p95 stays ≤
 the offered moves were served (a full machine queues arrivals instead of slowing them), and per core of the
 machine (everything shares them: both processes, their render workers and PostgreSQL).
 
-    python -m benchmarks.cluster [--tables 60] [--rates 2,4,6,8,12,16,24,32,48] [--seconds 8] [--game mix]
-                                 [--processes N] [--pg postgresql://…]
+    python -m benchmarks.cluster [--tables 60] [--rates 2,4,6,8,12,16,24,32,48] [--seconds 8] [--min-moves 40]
+                                 [--game mix] [--processes N] [--pg postgresql://…]
 
 Printed, never asserted. Needs a reachable PostgreSQL (``PARLEY_BENCH_PG``, default the tests' server); each run
 works in a fresh schema and drops it.
@@ -47,7 +47,8 @@ Log = Callable[[str], None]
 class ClusterConfig:
     tables: int = 60  # live tables in all, split between the processes
     rates: list[float] = field(default_factory=lambda: [2.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0])
-    seconds: float = 8.0  # per rung
+    seconds: float = 8.0  # per rung, at least
+    min_moves: int = 40  # per rung: a slow rung runs longer, so its p95 is not just its second-worst move
     game: str = "mix"
     processes: int | None = None  # render workers per cluster process (None: production's, one per core)
     pg: str = DEFAULT_PG
@@ -222,8 +223,9 @@ def _ladder(cfg: ClusterConfig, clusters: int, url: str, log: Log) -> dict[str, 
             if "error" in (answer := pipe.recv()):
                 raise RuntimeError(answer["error"])
         for rate in cfg.rates:
+            seconds = max(cfg.seconds, cfg.min_moves / rate)
             for pipe in pipes:
-                pipe.send({"rate": rate / clusters, "seconds": cfg.seconds})
+                pipe.send({"rate": rate / clusters, "seconds": seconds})
             answers = [pipe.recv() for pipe in pipes]
             errors = [a["error"] for a in answers if "error" in a]
             if errors:
@@ -235,7 +237,7 @@ def _ladder(cfg: ClusterConfig, clusters: int, url: str, log: Log) -> dict[str, 
             ok = bool(latencies) and p95 <= P95_BUDGET and served >= SERVED_FLOOR
             rung = {
                 "rate": rate,
-                "achieved": len(latencies) / cfg.seconds,
+                "achieved": len(latencies) / seconds,
                 "served": served,
                 "latency": describe(latencies),
                 "busy": sum(a["busy"] for a in answers),
@@ -309,12 +311,20 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--tables", type=int, default=ClusterConfig.tables)
     p.add_argument("--rates", default=None, help="offered moves per second, comma-separated, ascending")
-    p.add_argument("--seconds", type=float, default=ClusterConfig.seconds, help="seconds per rung")
+    p.add_argument("--seconds", type=float, default=ClusterConfig.seconds, help="seconds per rung, at least")
+    p.add_argument("--min-moves", type=int, default=ClusterConfig.min_moves, help="moves per rung, at least")
     p.add_argument("--game", default=ClusterConfig.game, help="a game id, or mix")
     p.add_argument("--processes", type=int, default=None, help="render workers per process (default one per core)")
     p.add_argument("--pg", default=DEFAULT_PG, help="PostgreSQL server URL (a schema is created and dropped)")
     args = p.parse_args(argv)
-    cfg = ClusterConfig(tables=args.tables, seconds=args.seconds, game=args.game, processes=args.processes, pg=args.pg)
+    cfg = ClusterConfig(
+        tables=args.tables,
+        seconds=args.seconds,
+        min_moves=args.min_moves,
+        game=args.game,
+        processes=args.processes,
+        pg=args.pg,
+    )
     if args.rates:
         cfg.rates = [float(r) for r in args.rates.split(",")]
     try:

@@ -39,6 +39,7 @@ def tiny_config() -> bench.Config:
         cluster_tables=2,
         cluster_rates=[2.0],
         cluster_seconds=1.0,
+        cluster_min_moves=1,
     )
 
 
