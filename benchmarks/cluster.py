@@ -52,6 +52,7 @@ class ClusterConfig:
     game: str = "mix"
     processes: int | None = None  # render workers per cluster process (None: production's, one per core)
     pg: str = DEFAULT_PG
+    clusters: list[int] = field(default_factory=lambda: [1, 2])  # the configurations measured, in this order
 
 
 def cores() -> int:
@@ -271,7 +272,7 @@ def measure_clusters(cfg: ClusterConfig, log: Log = lambda s: print(s, file=sys.
     """One process, then two clusters, each on a fresh schema of ``cfg.pg``. Raises ``OSError`` when no
     PostgreSQL is reachable."""
     results: dict[str, Any] = {"cores": cores(), "tables": cfg.tables, "game": cfg.game, "runs": []}
-    for clusters in (1, 2):
+    for clusters in cfg.clusters:
         schema = f"parley_bench_{uuid.uuid4().hex[:10]}"
         try:
             asyncio.run(_schema(cfg.pg, f"CREATE SCHEMA {schema}"))
@@ -315,6 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--min-moves", type=int, default=ClusterConfig.min_moves, help="moves per rung, at least")
     p.add_argument("--game", default=ClusterConfig.game, help="a game id, or mix")
     p.add_argument("--processes", type=int, default=None, help="render workers per process (default one per core)")
+    p.add_argument("--clusters", default="1,2", help="processes per configuration, in order (1: one process)")
     p.add_argument("--pg", default=DEFAULT_PG, help="PostgreSQL server URL (a schema is created and dropped)")
     args = p.parse_args(argv)
     cfg = ClusterConfig(
@@ -324,6 +326,7 @@ def main(argv: list[str] | None = None) -> int:
         game=args.game,
         processes=args.processes,
         pg=args.pg,
+        clusters=[int(c) for c in args.clusters.split(",")],
     )
     if args.rates:
         cfg.rates = [float(r) for r in args.rates.split(",")]

@@ -157,7 +157,7 @@ class ShardLease:
                 await conn.execute("SELECT pg_advisory_xact_lock(hashtext($1))", TABLE)
                 await conn.execute(_SCHEMA)
             async with conn.transaction():
-                # claims are serialised (renewals are UPDATEs of one's own rows and go on meanwhile)
+                # one claim at a time sees and changes the table (renewals wait the few milliseconds it takes)
                 await conn.execute(f"LOCK TABLE {TABLE} IN SHARE ROW EXCLUSIVE MODE")
                 rows = await conn.fetch(
                     f"SELECT shard, shard_count, holder, expires_at FROM {TABLE}"
