@@ -86,6 +86,7 @@ class Config:
     cluster_rates: list[float] = field(default_factory=lambda: [2.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0])
     cluster_seconds: float = 8.0
     cluster_min_moves: int = 40
+    cluster_game: str = "cartagena"  # see benchmarks/cluster.py: moves of even cost measure capacity
 
     @classmethod
     def quick(cls) -> Config:
@@ -429,7 +430,7 @@ def cluster_rows(cfg: Config, results: dict[str, Any], log: Callable[[str], None
         rates=list(cfg.cluster_rates),
         seconds=cfg.cluster_seconds,
         min_moves=cfg.cluster_min_moves,
-        game=cfg.host_game,
+        game=cfg.cluster_game,
         processes=cfg.processes,
     )
     title = f"Clusters: moves/s at p95 ≤ {P95_BUDGET * 1000:.0f} ms, one PostgreSQL ({ccfg.tables} tables, {ccfg.game})"
