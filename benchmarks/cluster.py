@@ -220,9 +220,11 @@ def _ladder(cfg: ClusterConfig, clusters: int, url: str, log: Log) -> dict[str, 
             answer = pipe.recv()
             if "error" in answer:
                 raise RuntimeError(answer["error"])
-        # a rung not measured first: the store's connection pool grows to its working size, caches fill
+        # a rung not measured first, half as long as the first measured one: the store's connection pool grows to
+        # its working size, PostgreSQL's and the renderers' caches fill
+        warm = max(cfg.seconds, cfg.min_moves / cfg.rates[0]) / 2
         for pipe in pipes:
-            pipe.send({"rate": cfg.rates[0] / clusters, "seconds": min(cfg.seconds, 4.0)})
+            pipe.send({"rate": cfg.rates[0] / clusters, "seconds": warm})
         for pipe in pipes:
             if "error" in (answer := pipe.recv()):
                 raise RuntimeError(answer["error"])
