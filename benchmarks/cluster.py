@@ -6,9 +6,10 @@ unless ``--processes`` says otherwise) over its own live tables, in guilds of it
 Moves arrive open-loop, as players' clicks do: Poisson arrivals at the offered rate, split evenly between the
 processes; each arrival takes a table that is not busy with a move, asks for the owing seat's choices as the
 picker does and plays a random one; the figure is the time from ``play`` to its committed, drawn reply. The
-offered rate climbs a ladder; the result is the highest rung whose p95 stays ≤ 100 ms while at least 90% of
-the offered moves were served (a full machine queues arrivals instead of slowing them), and per core of the
-machine (everything shares them: both processes, their render workers and PostgreSQL).
+offered rate climbs a ladder until two rungs in a row miss; the result is the highest rung whose p95 stays
+≤ 100 ms while at least 90% of the offered moves were served (a full machine queues arrivals instead of slowing
+them), and per core of the machine (everything shares them: both processes, their render workers and
+PostgreSQL).
 
     python -m benchmarks.cluster [--tables 60] [--rates 2,4,6,8,12,16,24,32,48] [--seconds 8] [--min-moves 40]
                                  [--game cartagena|mix] [--processes N] [--pg postgresql://…]
@@ -201,7 +202,7 @@ async def _schema(url: str, sql: str) -> None:
 
 def _ladder(cfg: ClusterConfig, clusters: int, url: str, log: Log) -> dict[str, Any]:
     """Climb the offered rates with ``clusters`` processes (1: one process for every shard; 2: shards 0 and 1
-    of 2) until a rung misses p95 ≤ 100 ms or serves under 90% of its moves."""
+    of 2) until two rungs in a row miss p95 ≤ 100 ms or serve under 90% of their moves."""
     ctx = multiprocessing.get_context("spawn")
     pipes: list[Connection] = []
     procs = []
@@ -256,7 +257,8 @@ def _ladder(cfg: ClusterConfig, clusters: int, url: str, log: Log) -> dict[str, 
                 f" {rung['achieved']:.1f}/s served, p50 {rung['latency']['p50'] * 1000:.0f} ms"
                 f" p95 {p95 * 1000:.0f} ms{'' if ok else '  (over)'}"
             )
-            if not ok:
+            # a busy machine makes one rung miss now and then: the ladder stops after two misses in a row
+            if not ok and len(rungs) >= 2 and not rungs[-2]["ok"]:
                 break
         for pipe in pipes:
             pipe.send({"stop": True})
@@ -298,7 +300,7 @@ def report(results: dict[str, Any]) -> list[str]:
     ]
     for run in results["runs"]:
         who = "one process" if run["clusters"] == 1 else f"{run['clusters']} clusters"
-        last = run["rungs"][-1] if run["rungs"] else None
+        last = run["rungs"][-1] if run["rungs"] else None  # the rung that ended the ladder
         tail = ""
         if last is not None and not last["ok"]:
             tail = (
