@@ -330,6 +330,11 @@ def store_rows(cfg: Config, results: dict[str, Any], log: Callable[[str], None])
                 f"p50 {fmt_time(c['alone']['p50'])} p95 {fmt_time(c['alone']['p95'])}",
             ),
             Row(
+                f"{kind} CPU per commit (this process + the server's processes)",
+                f"{fmt_time(c['cpu_client'] + c['cpu_server'])} ({fmt_time(c['cpu_client'])} + {fmt_time(c['cpu_server'])}),"
+                f" ≤ {1 / max(1e-9, c['cpu_client'] + c['cpu_server']):.0f} commits/s per core",
+            ),
+            Row(
                 f"{kind} commits, {c['concurrent']} tables appending at once",
                 f"{c['rate']:.0f}/s, {c['rate'] / n:.0f}/s per core; each p95 {fmt_time(c['together']['p95'])}",
             ),
@@ -344,7 +349,7 @@ def store_rows(cfg: Config, results: dict[str, Any], log: Callable[[str], None])
                 Row(
                     f"{kind}: {tables} live tables ({h['rate']:.1f} moves/s, {h['rate'] / n:.1f} per core, n={h['actions']})",
                     f"p50 {fmt_time(lat['p50'])} p95 {fmt_time(lat['p95'])} p99 {fmt_time(lat['p99'])}",
-                    floor=f"commit {fmt_time(h['commit']['p50'])}",
+                    floor=f"commit {fmt_time(h['commit']['p50'])}, CPU/move {fmt_time(h['cpu_per_move'])}",
                 )
             )
     return rows

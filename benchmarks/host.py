@@ -338,8 +338,10 @@ async def measure_host(
                 await nap(trnd.expovariate(1 / think) if think > 0 else 0)
 
         window[0] = time.perf_counter()
+        cpu0 = time.process_time()
         await asyncio.gather(*(table_loop(i, c, random.Random(rnd.random())) for i, c in enumerate(seated)))
         elapsed = max(1e-9, window[1] - window[0])
+        cpu = time.process_time() - cpu0  # the bot's own process (render workers are other processes)
         internal = host.internal_errors
         await host.idle()  # the last replays
     finally:
@@ -362,6 +364,8 @@ async def measure_host(
         "refused": counts["refused"],
         "game_ends": counts["game_ends"],
         "rate": len(latencies) / elapsed,
+        # every move of the run, game-ending ones included, over the host process's CPU time
+        "cpu_per_move": cpu / max(1, len(latencies) + counts["game_ends"]),
         "setup_seconds": setup,
         "internal_errors": internal,
         "latency": describe(latencies),

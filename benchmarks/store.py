@@ -78,9 +78,37 @@ async def fresh_store(kind: str, server: str = PG_SERVER) -> AsyncIterator[str]:
         await con.close()
 
 
+def _ticks(pid: int) -> float:
+    """CPU seconds (user + system) process ``pid`` has used so far, from /proc (nan where unreadable)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
+async def _server_pids(store: Store) -> list[int]:
+    """The PostgreSQL server processes serving ``store``'s pool (empty for SQLite)."""
+    if store.dialect != "postgresql":
+        return []
+    rows = await store._fetch(  # noqa: SLF001 - the benchmark looks inside
+        "SELECT pid FROM pg_stat_activity WHERE application_name = ?", (_APP,)
+    )
+    return [int(r[0]) for r in rows]
+
+
+_APP = f"parley_bench_{os.getpid()}"
+
+
 async def measure_commit(url: str, *, commits: int = 300, concurrent: int = 20, payload: int = 4000) -> dict[str, Any]:
     """``Store.append`` timed alone on one table (``commits`` in a row), then ``concurrent`` tables appending
-    ``commits`` moves in all at once: latency (seconds, ``describe``) and commits per second."""
+    ``commits`` moves in all at once: latency (seconds, ``describe``) and commits per second. Also the CPU one
+    commit costs, measured as CPU time rather than wall time so that a busy machine does not inflate it: this
+    process's (``cpu_client``) and, for a PostgreSQL server on this machine, its server processes'
+    (``cpu_server``); ``1 / (cpu_client + cpu_server)`` is what one core could commit."""
+    if url.startswith(("postgresql://", "postgres://")):
+        url += f"{'&' if '?' in url else '?'}application_name={_APP}"
     store = Store(url)
     await store.open()
     try:
@@ -121,7 +149,11 @@ async def measure_commit(url: str, *, commits: int = 300, concurrent: int = 20, 
         one = await table()
         for n in range(1, 11):  # warm: connections, prepared statements, the file's pages
             await move(one, n)
+        pids = await _server_pids(store)
+        server0, client0 = sum(_ticks(p) for p in pids), time.process_time()
         alone = [await move(one, n) for n in range(11, 11 + commits)]
+        cpu_client = (time.process_time() - client0) / commits
+        cpu_server = (sum(_ticks(p) for p in pids) - server0) / commits if pids else 0.0
 
         tids = [await table() for _ in range(concurrent)]
         per = max(1, commits // concurrent)
@@ -137,6 +169,8 @@ async def measure_commit(url: str, *, commits: int = 300, concurrent: int = 20, 
             "concurrent": concurrent,
             "together": describe(together),
             "rate": len(together) / elapsed,
+            "cpu_client": cpu_client,
+            "cpu_server": cpu_server,
         }
     finally:
         await store.close()
@@ -205,13 +239,21 @@ def report(r: dict[str, Any]) -> list[str]:
             f" {c['concurrent']} tables at once {c['rate']:.0f} commits/s ({c['rate'] / n:.0f} per core),"
             f" each p95 {ms(c['together']['p95'])}"
         )
+        cpu = c["cpu_client"] + c["cpu_server"]
+        lines.append(
+            f"{kind}: CPU per commit {ms(cpu)} (this process {ms(c['cpu_client'])}, server {ms(c['cpu_server'])})"
+            f" -> at most {1 / cpu:.0f} commits/s per core"
+            if cpu > 0
+            else f"{kind}: CPU per commit not measured"
+        )
         m = f["move"]["latency"]
         lines.append(f"{kind}: a move end to end (one table, back to back) p50 {ms(m['p50'])} p95 {ms(m['p95'])}")
         for tables, h in f["host"].items():
             lat = h["latency"]
             lines.append(
                 f"{kind}: {tables} live tables p50 {ms(lat['p50'])} p95 {ms(lat['p95'])} p99 {ms(lat['p99'])};"
-                f" {h['rate']:.1f} moves/s ({h['rate'] / n:.1f} per core); store.append p95 {ms(h['commit']['p95'])}"
+                f" {h['rate']:.1f} moves/s ({h['rate'] / n:.1f} per core); store.append p95 {ms(h['commit']['p95'])};"
+                f" bot process CPU per move {ms(h['cpu_per_move'])}"
             )
     return lines
 
