@@ -1,11 +1,12 @@
 """The ``parley`` command line: ``run`` (Discord; ``--shards 0-3 --shard-count 8`` for one process of a cluster)
 and ``sync`` (Discord), ``play`` (a table in the terminal), ``simulate`` (AI-only games), ``bench`` (every
-benchmark, one table) and ``db copy`` (a server's data from one store to another)."""
+benchmark, one table), ``db copy`` (a server's data from one store to another) and ``ratings rebuild``."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import inspect
 import sys
 from collections.abc import Sequence
@@ -87,6 +88,11 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=int, default=None, help="seats (default: the game's minimum)")
     sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     sim.add_argument("--variant", default=None)
+
+    ratings = sub.add_parser("ratings", help="skill ratings kept in the database")
+    ratings_sub = ratings.add_subparsers(dest="ratings_command", required=True)
+    rebuild = ratings_sub.add_parser("rebuild", help="recompute every rating from the finished games, in order")
+    rebuild.add_argument("--db", default=None, help="the database (default: PARLEY_DB from the settings)")
     return parser
 
 
@@ -189,6 +195,30 @@ def _simulate(args: argparse.Namespace) -> int:
     return 1 if summary.errors else 0
 
 
+def _ratings(args: argparse.Namespace) -> int:
+    from bot import settings as settings_mod
+    from bot.factory import build_store
+
+    try:
+        settings = settings_mod.load(args.env_file)
+    except settings_mod.SettingsError as exc:
+        print(f"parley: {exc}", file=sys.stderr)
+        return 2
+    if args.db:
+        settings = dataclasses.replace(settings, db_path=args.db)
+
+    async def rebuild() -> int:
+        store = build_store(settings)
+        await store.open()
+        try:
+            return await store.rebuild_ratings()
+        finally:
+            await store.close()
+
+    print(f"Rated {asyncio.run(rebuild())} finished games.")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args, rest = parser.parse_known_args(argv)
@@ -203,6 +233,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _discord(args.command, args.env_file, args)
         if args.command == "play":
             return _play(args)
+        if args.command == "ratings":
+            return _ratings(args)
         if args.command == "db":
             return _db_copy(args)
         return _simulate(args)

@@ -16,11 +16,16 @@ finished game's results) are one transaction; the primary key (table_id, n) make
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
+
+from bot import ratings as R
+from rules import registry
+from rules.core import IllegalAction
 
 
 class IntegrityError(Exception):
@@ -208,10 +213,52 @@ MIGRATIONS: tuple[Step, ...] = (
     Step("CREATE INDEX tables_status ON tables (status);"),
     # 4: the state number the board post shows, so a restart can tell that a crash lost the newest board
     Step("ALTER TABLE board_posts ADD COLUMN state_no INTEGER;"),
+    # 5: skill ratings (bot/ratings.py): one per server, game and player (a user id, or "ai:<level>"); each
+    # rated seat's change, which is also what the end-of-game line shows; and a marker that the games finished
+    # before this step are still to be rated (done once, by Store.open, in one transaction). BIGINT and DOUBLE
+    # PRECISION are understood by both databases (SQLite reads them as INTEGER and REAL), so one text serves.
+    Step(
+        """
+    CREATE TABLE ratings (
+        guild_id BIGINT NOT NULL,
+        game_id TEXT NOT NULL,
+        player TEXT NOT NULL,
+        user_id BIGINT,
+        name TEXT NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        games INTEGER NOT NULL,
+        updated DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (guild_id, game_id, player)
+    );
+    CREATE INDEX ratings_user ON ratings (user_id);
+    CREATE TABLE rating_changes (
+        table_id BIGINT NOT NULL,
+        seat INTEGER NOT NULL,
+        guild_id BIGINT NOT NULL,
+        game_id TEXT NOT NULL,
+        player TEXT NOT NULL,
+        user_id BIGINT,
+        name TEXT NOT NULL,
+        team INTEGER NOT NULL,
+        place INTEGER NOT NULL,
+        mu_before DOUBLE PRECISION NOT NULL,
+        sigma_before DOUBLE PRECISION NOT NULL,
+        mu_after DOUBLE PRECISION NOT NULL,
+        sigma_after DOUBLE PRECISION NOT NULL,
+        finished DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE INDEX rating_changes_user ON rating_changes (user_id);
+    CREATE TABLE rating_backfill (pending INTEGER NOT NULL);
+    INSERT INTO rating_backfill (pending) VALUES (1);
+    """
+    ),
 )
 
 #: the tables ``parley db copy`` copies, parents first, each with its key (the order rows are read in); a
-#: migration that adds a table appends it here
+#: migration that adds a table appends it here (not rating_backfill: the target's own marker decides, and
+#: rating the copied games again gives the same numbers)
 DATA_TABLES: dict[str, str] = {
     "tables": "id",
     "seats": "table_id, seat",
@@ -220,6 +267,8 @@ DATA_TABLES: dict[str, str] = {
     "guild_settings": "guild_id",
     "results": "table_id, seat",
     "board_posts": "table_id",
+    "ratings": "guild_id, game_id, player",
+    "rating_changes": "table_id, seat",
 }
 
 RECORD_RESULTS = (
@@ -228,6 +277,20 @@ RECORD_RESULTS = (
     " ON CONFLICT (table_id, seat) DO UPDATE SET guild_id = excluded.guild_id, game_id = excluded.game_id,"
     " user_id = excluded.user_id, name = excluded.name, won = excluded.won, score = excluded.score,"
     " finished = excluded.finished"
+)
+#: finished tables whose snapshots a rebuild reads at once
+RATING_BATCH = 200
+NEW_RATING = (
+    "INSERT INTO ratings (guild_id, game_id, player, user_id, name, mu, sigma, games, updated)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (guild_id, game_id, player) DO NOTHING"
+)
+SAVE_RATING = (
+    "UPDATE ratings SET user_id = ?, name = ?, mu = ?, sigma = ?, games = ?, updated = ?"
+    " WHERE guild_id = ? AND game_id = ? AND player = ?"
+)
+INSERT_RATING_CHANGE = (
+    "INSERT INTO rating_changes (table_id, seat, guild_id, game_id, player, user_id, name, team, place,"
+    " mu_before, sigma_before, mu_after, sigma_after, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 INSERT_SEATS = (
     "INSERT INTO seats (table_id, seat, user_id, name, ai_level, vacated, reachable) VALUES (?, ?, ?, ?, ?, ?, ?)"
@@ -296,6 +359,10 @@ Row = Mapping[str, Any]  # a fetched row: by column name or by position (aiosqli
 
 class Tx(Protocol):
     """The statements of one transaction (``?`` placeholders)."""
+
+    async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
+        """Rows read inside the transaction (what it wrote so far included)."""
+        ...
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
         """Run one statement; the number of rows it changed."""
@@ -466,14 +533,17 @@ class Store:
         deadlines: list[DeadlineRow] | None = None,
         finished: bool = False,
         results: list[dict[str, Any]] | None = None,
-    ) -> None:
+        rating: R.RatedGame | None = None,
+    ) -> list[R.Change]:
         """Append log entry ``n`` (state number n after it) with the new snapshot, atomically.
 
         ``deadlines`` (when given) replaces the table's deadlines in the same transaction, so a restart never
         sees a move without the timers it armed; so are the ``results`` of the game-ending move (rows as for
-        :meth:`record_results`), so a crash never leaves a finished game out of the statistics. The primary
-        key (table_id, n) makes a double append fail (:class:`IntegrityError`, nothing written).
+        :meth:`record_results`) and its ``rating`` update, so a crash never leaves a finished game out of the
+        statistics or the ratings. Returns the rating changes (none without ``rating``). The primary key
+        (table_id, n) makes a double append fail (:class:`IntegrityError`, nothing written).
         """
+        changes: list[R.Change] = []
         async with self.transaction() as tx:
             await tx.execute(
                 "INSERT INTO actions (table_id, n, kind, seat, action, by_ai, user_id, public, at)"
@@ -489,6 +559,9 @@ class Store:
                 await tx.executemany(INSERT_DEADLINES, _deadline_args(table_id, deadlines or []))
             if results:
                 await tx.executemany(RECORD_RESULTS, _result_args(results))
+            if rating is not None:
+                changes = await self._rate(tx, rating)
+        return changes
 
     async def get_table(self, table_id: int) -> TableRow | None:
         row = await self._fetchone("SELECT * FROM tables WHERE id = ?", (table_id,))
@@ -635,8 +708,197 @@ class Store:
         return [(int(r[0]), str(r[1]), int(r[2] or 0), int(r[3])) for r in rows]
 
     async def forget_user(self, user_id: int) -> int:
+        """Delete a user's results and ratings (their rating changes too); returns how many results went."""
         async with self.transaction() as tx:
+            await tx.execute("DELETE FROM ratings WHERE user_id = ?", (user_id,))
+            await tx.execute("DELETE FROM rating_changes WHERE user_id = ?", (user_id,))
             return await tx.execute("DELETE FROM results WHERE user_id = ?", (user_id,))
+
+    # -- ratings (bot/ratings.py computes; these read and write) -----------------------------------------
+    async def _rate(self, tx: Tx, game: R.RatedGame) -> list[R.Change]:
+        """Rate one game inside ``tx``.
+
+        Each player's row is created if new, then read and locked (PostgreSQL: FOR UPDATE, in player order so
+        two games never wait on each other crosswise): a game finishing at the same moment in another process
+        waits, and rates from this game's result instead of overwriting it."""
+        players = game.players
+        names = {e.player: (e.user_id, e.name) for e in game.entries}
+        await tx.executemany(
+            NEW_RATING,
+            [
+                (game.guild_id, game.game_id, p, *names[p], R.DEFAULT.mu, R.DEFAULT.sigma, game.finished)
+                for p in players
+            ],
+        )
+        marks = ",".join("?" for _ in players)
+        lock = " FOR UPDATE" if self.dialect == "postgresql" else ""
+        rows = await tx.fetch(
+            "SELECT player, mu, sigma, games FROM ratings WHERE guild_id = ? AND game_id = ?"
+            f" AND player IN ({marks}) ORDER BY player{lock}",
+            (game.guild_id, game.game_id, *players),
+        )
+        current = {r["player"]: R.Rating(float(r["mu"]), float(r["sigma"]), int(r["games"])) for r in rows}
+        changes, new = R.rate(game, current)
+        await tx.executemany(
+            SAVE_RATING,
+            [
+                (*names[p], r.mu, r.sigma, r.games, game.finished, game.guild_id, game.game_id, p)
+                for p, r in sorted(new.items())
+            ],
+        )
+        place = {e.seat: (e.team, e.place) for e in game.entries}
+        await tx.executemany(
+            INSERT_RATING_CHANGE,
+            [
+                (
+                    game.table_id,
+                    c.seat,
+                    game.guild_id,
+                    game.game_id,
+                    c.player,
+                    c.user_id,
+                    c.name,
+                    *place[c.seat],
+                    c.before.mu,
+                    c.before.sigma,
+                    c.after.mu,
+                    c.after.sigma,
+                    game.finished,
+                )
+                for c in changes
+            ],
+        )
+        return changes
+
+    async def rated_games(self, tx: Tx | None = None) -> list[R.RatedGame]:
+        """The rating input of every finished table, in the order the games ended (their final move's time,
+        then table id), read inside ``tx`` when given.
+
+        Read from what the tables keep, the final snapshot and the seats, so a rebuild applies each game's
+        current rating rules; a snapshot its game can no longer load (an old state version) is skipped. The
+        snapshots are read a batch at a time: a server's whole history need not fit in memory at once.
+        """
+        fetch = self._fetch if tx is None else tx.fetch
+        order = await fetch(
+            "SELECT t.id, t.guild_id, t.game_id, a.at FROM tables t"
+            " JOIN actions a ON a.table_id = t.id AND a.n = t.state_no"
+            " WHERE t.status = 'finished' AND t.snapshot IS NOT NULL ORDER BY a.at, t.id"
+        )
+        games: list[R.RatedGame] = []
+        for i in range(0, len(order), RATING_BATCH):
+            batch = order[i : i + RATING_BATCH]
+            marks = ",".join("?" for _ in batch)
+            ids = [int(r["id"]) for r in batch]
+            snapshots = {
+                int(r["id"]): r["snapshot"]
+                for r in await fetch(f"SELECT id, snapshot FROM tables WHERE id IN ({marks})", ids)
+            }
+            seats: dict[int, list[SeatRow]] = {}
+            for r in await fetch(f"SELECT * FROM seats WHERE table_id IN ({marks}) ORDER BY table_id, seat", ids):
+                seats.setdefault(int(r["table_id"]), []).append(_seat(r))
+            for row in batch:
+                table_id = int(row["id"])
+                try:
+                    game = registry.get(row["game_id"])
+                    outcome = game.outcome(game.load(json.loads(snapshots[table_id])))
+                except (KeyError, IllegalAction) as exc:
+                    logging.getLogger("parley.ratings").warning("table %s not rated: %s", table_id, exc)
+                    continue
+                rated = R.rated_game(
+                    table_id=table_id,
+                    guild_id=int(row["guild_id"]),
+                    game_id=str(row["game_id"]),
+                    finished=float(row["at"]),
+                    seats=[(s.seat, s.user_id, s.name, s.ai_level, s.vacated) for s in seats.get(table_id, [])],
+                    outcome=outcome,
+                )
+                if rated is not None:
+                    games.append(rated)
+        return games
+
+    async def rebuild_ratings(self) -> int:
+        """Recompute every rating from the finished tables, in order, in one transaction; returns the games rated.
+
+        Incremental updates do exactly this one game at a time, so a rebuild changes nothing unless the rules
+        of rating changed (or the tables were edited by hand)."""
+        async with self.transaction() as tx:
+            return await self._rebuild(tx)
+
+    async def _rebuild(self, tx: Tx) -> int:
+        # the write comes first: it takes the write lock before the tables are read (SQLite's one writer;
+        # PostgreSQL's table lock), so a game another process finishes meanwhile is rated after the rebuild,
+        # on top of it, rather than lost
+        if self.dialect == "postgresql":
+            await tx.execute("LOCK TABLE ratings IN EXCLUSIVE MODE")
+        await tx.execute("DELETE FROM ratings")
+        await tx.execute("DELETE FROM rating_changes")
+        await tx.execute("DELETE FROM rating_backfill")
+        games = await self.rated_games(tx)
+        for g in games:
+            await self._rate(tx, g)
+        return len(games)
+
+    async def rate_earlier_games(self) -> None:
+        """Migration 5's data step, run by ``open`` after the schema migration: rate the games finished before
+        ratings existed, once. The marker is deleted in the same transaction as the ratings are written, so a
+        crash half-way rates them all again at the next start, and a second process starting at the same time
+        finds nothing left to do."""
+        if not await self._fetch("SELECT pending FROM rating_backfill"):
+            return
+        async with self.transaction() as tx:
+            if self.dialect == "postgresql":
+                await tx.execute("LOCK TABLE ratings IN EXCLUSIVE MODE")
+            if not await tx.fetch("SELECT pending FROM rating_backfill"):
+                return
+            rated = await self._rebuild(tx)
+        logging.getLogger("parley.ratings").info("rated %d earlier games", rated)
+
+    async def rating_board(
+        self, guild_id: int, game_id: str, *, min_games: int = R.MIN_GAMES, limit: int = 10
+    ) -> list[tuple[str, int | None, str, R.Rating]]:
+        """``(player, user id, name, rating)`` of a server's game, best conservative rating (μ − 3σ) first,
+        players with at least ``min_games`` rated games only."""
+        rows = await self._fetch(
+            "SELECT player, user_id, name, mu, sigma, games FROM ratings"
+            " WHERE guild_id = ? AND game_id = ? AND games >= ?"
+            " ORDER BY mu - 3 * sigma DESC, games DESC, player LIMIT ?",
+            (guild_id, game_id, min_games, limit),
+        )
+        return [
+            (r["player"], r["user_id"], r["name"], R.Rating(float(r["mu"]), float(r["sigma"]), int(r["games"])))
+            for r in rows
+        ]
+
+    async def rating_changes(self, table_id: int) -> list[R.Change]:
+        """The rating changes a finished table made, by seat."""
+        rows = await self._fetch("SELECT * FROM rating_changes WHERE table_id = ? ORDER BY seat", (table_id,))
+        return [
+            R.Change(
+                r["seat"],
+                r["player"],
+                r["user_id"],
+                r["name"],
+                R.Rating(float(r["mu_before"]), float(r["sigma_before"])),
+                R.Rating(float(r["mu_after"]), float(r["sigma_after"])),
+            )
+            for r in rows
+        ]
+
+    async def user_ratings(self, guild_id: int, user_id: int) -> list[tuple[str, R.Rating, int | None]]:
+        """``(game id, rating, rank)`` of a user on a server per game; the rank among the players a leaderboard
+        lists (None while the user has fewer rated games than it needs)."""
+        rows = await self._fetch(
+            "SELECT r.game_id, r.mu, r.sigma, r.games,"
+            " (SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id AND o.game_id = r.game_id"
+            "  AND o.games >= ? AND o.mu - 3 * o.sigma > r.mu - 3 * r.sigma) AS better"
+            " FROM ratings r WHERE r.guild_id = ? AND r.user_id = ? ORDER BY r.game_id",
+            (R.MIN_GAMES, guild_id, user_id),
+        )
+        out: list[tuple[str, R.Rating, int | None]] = []
+        for r in rows:
+            rating = R.Rating(float(r["mu"]), float(r["sigma"]), int(r["games"]))
+            out.append((r["game_id"], rating, int(r["better"]) + 1 if rating.games >= R.MIN_GAMES else None))
+        return out
 
 
 def _dumps(data: dict[str, Any]) -> str:

@@ -59,6 +59,7 @@ class PostgresStore(Store):
         # statements are prepared once per connection and reused (asyncpg's cache): a move is a few round trips
         self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size, reset=_rollback_if_open)
         await self.migrate()
+        await self.rate_earlier_games()
 
     async def close(self) -> None:
         if self._pool is not None:
@@ -133,6 +134,9 @@ async def _rollback_if_open(con: asyncpg.Connection) -> None:
 class _PostgresTx:
     def __init__(self, con: asyncpg.Connection) -> None:
         self.con = con
+
+    async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
+        return list(await self.con.fetch(to_dollars(sql), *args))
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
         return _count(await self.con.execute(to_dollars(sql), *args))

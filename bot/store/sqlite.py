@@ -56,6 +56,7 @@ class SQLiteStore(Store):
         await self._run("PRAGMA synchronous=NORMAL")
         await self._run("PRAGMA foreign_keys=ON")
         await self.migrate()
+        await self.rate_earlier_games()
 
     async def close(self) -> None:
         if self._db is not None:
@@ -116,6 +117,9 @@ class SQLiteStore(Store):
 class _SQLiteTx:
     def __init__(self, store: SQLiteStore) -> None:
         self.store = store
+
+    async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
+        return await self.store._fetch(sql, args)  # noqa: SLF001 - one connection: the transaction's own
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
         return (await self.store._run(sql, tuple(args))).rowcount  # noqa: SLF001 - the store's own helper

@@ -31,6 +31,7 @@ from typing import IO, Any
 
 import pytest
 
+from bot import ratings
 from bot.replay import replay_steps, same_state
 from bot.store import LogRow, Store, is_postgres_url
 from bot.tables import Caller, TableHost
@@ -103,6 +104,8 @@ class Db:
     tables: dict[int, Any]  # sqlite3.Row or asyncpg.Record: both read by column name
     actions: dict[int, dict[int, Any]]
     results: Counter[int]
+    rating_changes: Counter[int]  # rated seats per table
+    seats: dict[int, list[Any]]
 
     @classmethod
     def read(cls, path: str) -> Db:
@@ -118,13 +121,27 @@ class Db:
             for r in db.execute("SELECT * FROM actions ORDER BY table_id, n"):
                 actions.setdefault(r["table_id"], {})[r["n"]] = r
             results = Counter(r[0] for r in db.execute("SELECT table_id FROM results"))
+            rating_changes = Counter(r[0] for r in db.execute("SELECT table_id FROM rating_changes"))
+            seats: dict[int, list[sqlite3.Row]] = {}
+            for r in db.execute("SELECT * FROM seats ORDER BY table_id, seat"):
+                seats.setdefault(r["table_id"], []).append(r)
         finally:
             db.close()
-        return cls(tables, actions, results)
+        return cls(tables, actions, results, rating_changes, seats)
+
+    def rated_seats(self, t: Any) -> int:
+        """How many seats a finished table's rating update covers (0 where its rules rank nobody)."""
+        game = registry.get(t["game_id"])
+        outcome = game.outcome(game.load(json.loads(t["snapshot"])))
+        seats = [(s["seat"], s["user_id"], s["name"], s["ai_level"], bool(s["vacated"])) for s in self.seats[t["id"]]]
+        rated = ratings.rated_game(
+            table_id=t["id"], guild_id=t["guild_id"], game_id=t["game_id"], finished=0.0, seats=seats, outcome=outcome
+        )
+        return 0 if rated is None else len(rated.entries)
 
     @classmethod
     def read_postgres(cls, url: str) -> Db:
-        """The same look at a PostgreSQL schema, in one read-only transaction (one snapshot of all three tables)."""
+        """The same look at a PostgreSQL schema, in one read-only transaction (one snapshot of every table)."""
 
         async def read() -> Db:
             import asyncpg
@@ -137,9 +154,13 @@ class Db:
                     for r in await con.fetch("SELECT * FROM actions ORDER BY table_id, n"):
                         actions.setdefault(r["table_id"], {})[r["n"]] = r
                     results = Counter(r[0] for r in await con.fetch("SELECT table_id FROM results"))
+                    rating_changes = Counter(r[0] for r in await con.fetch("SELECT table_id FROM rating_changes"))
+                    seats: dict[int, list[Any]] = {}
+                    for r in await con.fetch("SELECT * FROM seats ORDER BY table_id, seat"):
+                        seats.setdefault(r["table_id"], []).append(r)
             finally:
                 await con.close()
-            return cls(tables, actions, results)
+            return cls(tables, actions, results, rating_changes, seats)
 
         return pg.run_sync(read)
 
@@ -178,8 +199,11 @@ def check_after_kill(path: str, ledger: Ledger, replayed: dict[int, int], replay
         # the snapshot and the log entry are one transaction: the state number is always the last entry's
         assert ns == list(range(1, t["state_no"] + 1)), f"table {t['id']}: state {t['state_no']}, log {ns[-3:]}"
         if t["status"] == "finished":
-            # committed with the game-ending move (every seat is a human here)
+            # committed with the game-ending move (every seat is a human here), and so is the rating update
             assert db.results[t["id"]] == t["players"], f"finished table {t['id']} lacks its results"
+            assert db.rating_changes[t["id"]] == db.rated_seats(t), f"finished table {t['id']} lacks its ratings"
+        else:
+            assert db.rating_changes[t["id"]] == 0, f"table {t['id']} is rated but not finished"
         if replayed.get(t["id"]) != t["state_no"] and (replay_all or t["status"] == "finished"):
             game = registry.get(t["game_id"])
             steps = replay_steps(game, t["players"], json.loads(t["options"]), t["seed"], db.log(t["id"]))
@@ -359,6 +383,19 @@ async def touch_every_table(path: str) -> TableHost:
     return host
 
 
+async def ratings_rebuilt(path: str) -> bool:
+    """Rebuild the ratings; whether they came out as they were (and some game was rated at all)."""
+    query = "SELECT * FROM ratings ORDER BY guild_id, game_id, player"
+    store = Store(path)
+    await store.open()
+    try:
+        before = [tuple(r) for r in await store._fetch(query)]  # noqa: SLF001 - tests look inside
+        await store.rebuild_ratings()
+        return bool(before) and before == [tuple(r) for r in await store._fetch(query)]  # noqa: SLF001
+    finally:
+        await store.close()
+
+
 def test_sigkill_at_random_moments_never_loses_an_acknowledged_move(
     server: ForkServer, child_stderr: Path, db_url: str
 ) -> None:
@@ -375,6 +412,8 @@ def test_sigkill_at_random_moments_never_loses_an_acknowledged_move(
     check_after_kill(path, ledger, replayed, replay_all=True)
     host = asyncio.run(touch_every_table(path))
     assert host.internal_errors == 0 and host.replay_mismatches == []
+    # the ratings the killed hosts wrote one game at a time are what a rebuild computes from the finished tables
+    assert asyncio.run(ratings_rebuilt(path)), "a rebuild changed the ratings"
 
     played = Counter(ledger.games[t] for t, _ in ledger.acked)
     tables = Db.read(path).tables.values()
