@@ -105,6 +105,13 @@ async def test_a_host_restores_times_and_reposts_only_the_tables_of_its_shards(d
         assert len(await second.store.log(theirs_row.id)) == 2  # ready and the AI's ready, nothing more
         # and no board of the other guild is reposted here, even though none was ever delivered
         assert all(o.channel_id == 10 for o in await second.lost_boards())
+        # nor its DMs a crash kept from going out (running or finished tables: the guild decides)
+        rows = {c: (await second.store.last_table_in(c)).id for c in (10, 20)}  # type: ignore[union-attr]
+        await second.store.owe_dms([(rows[10], 100, 1, "mine"), (rows[20], 200, 1, "theirs")], 1.0)
+        await second.store.set_status(rows[20], "finished", clock())
+        assert [p.text for o in await second.lost_dms() for _, p in o.private] == [
+            "-# Sent late: Parley restarted before this message went out. /hand shows your view now.\nmine"
+        ]
     finally:
         await second.close()
 
