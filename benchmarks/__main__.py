@@ -32,7 +32,7 @@ from typing import Any
 from bot.settings import default_render_processes
 from rules import registry
 
-SECTIONS = ("games", "host", "store", "startup", "memory")
+SECTIONS = ("games", "host", "store", "startup", "memory", "cluster")
 PICTURE_BUDGET = 2.0  # × the blank floor
 HOST_P95_BUDGET = 0.100  # seconds, at HOST_BUDGET_TABLES
 HOST_BUDGET_TABLES = 200
@@ -81,6 +81,12 @@ class Config:
     startup_tables: int = 10_000
     memory_tables: int = 100
     memory_moves: int = 10
+    #: clusters (benchmarks/cluster.py): live tables in all, offered moves per second climbed, seconds per rung
+    cluster_tables: int = 60
+    cluster_rates: list[float] = field(default_factory=lambda: [2.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0])
+    cluster_seconds: float = 8.0
+    cluster_min_moves: int = 40
+    cluster_game: str = "cartagena"  # see benchmarks/cluster.py: moves of even cost measure capacity
 
     @classmethod
     def quick(cls) -> Config:
@@ -103,6 +109,10 @@ class Config:
             store_commits=100,
             memory_tables=30,
             memory_moves=3,
+            cluster_tables=30,
+            cluster_rates=[2.0, 4.0, 8.0, 12.0, 16.0],
+            cluster_seconds=4.0,
+            cluster_min_moves=20,
         )
 
 
@@ -412,7 +422,39 @@ def run(
         guarded("startup", lambda: startup_rows(cfg, results))
     if "memory" in cfg.only:
         guarded("memory", lambda: memory_rows(cfg, results))
+    if "cluster" in cfg.only:
+        guarded("cluster", lambda: cluster_rows(cfg, results, log))
     return rows, results
+
+
+def cluster_rows(cfg: Config, results: dict[str, Any], log: Callable[[str], None]) -> list[Row]:
+    from benchmarks.cluster import P95_BUDGET, ClusterConfig, measure_clusters
+
+    ccfg = ClusterConfig(
+        tables=cfg.cluster_tables,
+        rates=list(cfg.cluster_rates),
+        seconds=cfg.cluster_seconds,
+        min_moves=cfg.cluster_min_moves,
+        game=cfg.cluster_game,
+        processes=cfg.processes,
+    )
+    title = f"Clusters: moves/s at p95 ≤ {P95_BUDGET * 1000:.0f} ms, one PostgreSQL ({ccfg.tables} tables, {ccfg.game})"
+    try:
+        r = measure_clusters(ccfg, log)
+    except OSError as exc:
+        return [Row(title, ""), Row("one process / 2 clusters", f"not measured: {exc}")]
+    results["cluster"] = r
+    rows = [Row(title, "")]
+    for run in r["runs"]:
+        who = "one process" if run["clusters"] == 1 else f"{run['clusters']} clusters sharing it"
+        rows.append(
+            Row(
+                who,
+                f"{run['best']:g}/s ({run['per_core']:.1f} per core of {r['cores']})",
+                floor=f"{run['achieved']:.1f}/s served",
+            )
+        )
+    return rows
 
 
 def write_json(path: str, cfg: Config, rows: list[Row], results: dict[str, Any], seconds: float) -> None:

@@ -1,6 +1,6 @@
-"""The ``parley`` command line: ``run`` and ``sync`` (Discord), ``play`` (a table in the terminal),
-``simulate`` (AI-only games), ``bench`` (every benchmark, one table), ``db copy`` (a server's data from one
-store to another) and ``ratings rebuild``."""
+"""The ``parley`` command line: ``run`` (Discord; ``--shards 0-3 --shard-count 8`` for one process of a cluster)
+and ``sync`` (Discord), ``play`` (a table in the terminal), ``simulate`` (AI-only games), ``bench`` (every
+benchmark, one table), ``db copy`` (a server's data from one store to another) and ``ratings rebuild``."""
 
 from __future__ import annotations
 
@@ -46,7 +46,13 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="parley", description="Pirate board games for Discord, and offline.")
     parser.add_argument("--env-file", default=".env", help="settings file (default .env)")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("run", help="start the Discord bot (needs DISCORD_TOKEN)")
+    run = sub.add_parser("run", help="start the Discord bot (needs DISCORD_TOKEN)")
+    run.add_argument(
+        "--shards", default=None, metavar="RANGE", help="serve only these Discord shards, e.g. 0-3 (PARLEY_SHARDS)"
+    )
+    run.add_argument(
+        "--shard-count", type=int, default=None, metavar="N", help="the bot's total shards (PARLEY_SHARD_COUNT)"
+    )
     sub.add_parser("sync", help="push the slash commands to Discord (and to PARLEY_DEV_GUILD if set)")
 
     play = sub.add_parser("play", help="play a table in the terminal against AIs")
@@ -90,11 +96,32 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _discord(command: str, env_file: str) -> int:
+def run_settings(env_file: str, args: argparse.Namespace | None = None) -> Any:
+    """The settings of ``parley run``/``sync``: ``env_file`` under the environment, under ``--shards`` and
+    ``--shard-count``. Raises ``SettingsError`` with a readable message."""
+    import dataclasses
+
+    from bot import settings as settings_mod
+    from bot.shards import ShardError, Shards
+
+    settings = settings_mod.load(env_file)
+    ranges, count = getattr(args, "shards", None), getattr(args, "shard_count", None)
+    if ranges is not None or count is not None:
+        # the command line wins over the environment; --shards alone takes the count from the environment,
+        # --shard-count alone means every shard of that count
+        count = count if count is not None else (settings.shards.count if ranges is not None else None)
+        try:
+            settings = dataclasses.replace(settings, shards=Shards.of(ranges, count))
+        except ShardError as exc:
+            raise settings_mod.SettingsError(f"--shards: {exc}.") from None
+    return settings
+
+
+def _discord(command: str, env_file: str, args: argparse.Namespace | None = None) -> int:
     from bot import settings as settings_mod
 
     try:
-        settings = settings_mod.load(env_file)
+        settings = run_settings(env_file, args)
     except settings_mod.SettingsError as exc:
         print(f"parley: {exc}", file=sys.stderr)
         return 2
@@ -203,7 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return bench(rest)
         if args.command in ("run", "sync"):
-            return _discord(args.command, args.env_file)
+            return _discord(args.command, args.env_file, args)
         if args.command == "play":
             return _play(args)
         if args.command == "ratings":

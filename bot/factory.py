@@ -20,4 +20,5 @@ def build_host(settings: Settings, **options: Any) -> TableHost:
     """The host ``parley run`` serves: the settings' store, pictures and replays drawn in
     ``settings.render_processes`` worker processes. ``options`` go to :class:`TableHost` (a benchmark's seed or
     stand-in renderer); nothing else differs from production."""
+    options.setdefault("owns_guild", None if settings.shards.everything else settings.shards.owns)
     return TableHost(build_store(settings), render_processes=settings.render_processes, **options)

@@ -31,6 +31,7 @@ class RestoreMixin:
     _active: dict[int, int]
     internal_errors: int
     replay_mismatches: list[int]
+    owns_guild: Callable[[int], bool]
     dms_tracked: bool
 
     async def _start_host(self) -> None:
@@ -40,7 +41,9 @@ class RestoreMixin:
         touched (:meth:`_load`): start-up stays quick with thousands of stored tables."""
         await self.store.open()
         live = ("lobby", "running")
-        rows = await self.store.tables_with_status(*live)
+        # in a cluster, only the tables of guilds on this process's shards: their timers, AI seats and lost
+        # boards are this process's to serve, the others' belong to the process holding their shards
+        rows = [row for row in await self.store.tables_with_status(*live) if self.owns_guild(row.guild_id)]
         seats = await self.store.seats_of_tables_with_status(*live)
         deadlines: dict[int, dict[int, DeadlineRow]] = {}
         for d in await self.store.deadlines():
@@ -140,8 +143,15 @@ class RestoreMixin:
         """After a crash: the DMs that were owed and never reported sent, each once more, marked as late (the
         picture is left out: it showed a moment that has passed; /hand shows the private view now)."""
         outs: list[Outputs] = []
+        owned: dict[int, bool] = {}
         for table_id, user_id, state_no, text in await self.store.dms_owed():
             t = self._tables.get(table_id)
+            if t is None and table_id not in owned:
+                # a finished table is not restored: in a cluster, its guild says whose DM this is to send
+                row = await self.store.get_table(table_id)
+                owned[table_id] = row is not None and self.owns_guild(row.guild_id)
+            if t is None and not owned[table_id]:
+                continue
             channel = t.channel_id if t is not None else None
             late = f"-# Sent late: Parley restarted before this message went out. /hand shows your view now.\n{text}"
             post = Post(text=clip(late), table_id=table_id, state_no=state_no)

@@ -5,6 +5,11 @@ default ``parley.sqlite3``, or a ``postgresql://`` URL whose password is never s
 ``PARLEY_LOG_LEVEL`` (``DEBUG``, ``INFO``, ``WARNING``, ``ERROR``; default ``INFO``), ``PARLEY_RENDER_PROCESSES``
 (worker processes that draw pictures and replays; default one per core; 0 draws in two threads of the bot's own
 process, which slows the event loop under load).
+
+Clusters (several processes over one PostgreSQL, see ``bot/shards.py``): ``PARLEY_SHARDS`` (the Discord shards this
+process serves, ``0-3`` or ``0,2,5-7``; default every shard), ``PARLEY_SHARD_COUNT`` (the bot's total number of
+shards; required with ``PARLEY_SHARDS``), ``PARLEY_LEASE_SECONDS`` (how long a process's claim on its shards lasts
+without renewal, so how long a replacement waits after a crash; default 30).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from bot.shards import ALL, ShardError, Shards
 from bot.store.base import redact_url
 
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -33,13 +39,16 @@ class Settings:
     dev_guild: int | None = None
     log_level: str = "INFO"
     render_processes: int = field(default_factory=lambda: default_render_processes())
+    shards: Shards = ALL
+    lease_seconds: float = 30.0
 
     def __repr__(self) -> str:
         # the token must never reach a log line or a traceback
         token = "set" if self.token else "missing"
         return (
             f"Settings(token=<{token}>, db_path={redact_url(self.db_path)!r}, dev_guild={self.dev_guild!r},"
-            f" log_level={self.log_level!r}, render_processes={self.render_processes!r})"
+            f" log_level={self.log_level!r}, render_processes={self.render_processes!r},"
+            f" shards={self.shards.describe()!r}, lease_seconds={self.lease_seconds!r})"
         )
 
     __str__ = __repr__
@@ -68,7 +77,23 @@ def load(env_file: str | os.PathLike[str] | None = ".env", environ: Mapping[str,
     render = values.get("PARLEY_RENDER_PROCESSES", "").strip()
     if render and not (render.isdigit() and int(render) <= 64):
         raise SettingsError(f"PARLEY_RENDER_PROCESSES must be a number of processes from 0 to 64, not '{render}'.")
+    count = values.get("PARLEY_SHARD_COUNT", "").strip()
+    if count and not count.isdigit():
+        raise SettingsError(f"PARLEY_SHARD_COUNT must be a number of shards, not '{count}'.")
+    try:
+        shards = Shards.of(values.get("PARLEY_SHARDS", ""), int(count) if count else None)
+    except ShardError as exc:
+        raise SettingsError(f"PARLEY_SHARDS: {exc}.") from None
+    lease = values.get("PARLEY_LEASE_SECONDS", "").strip()
+    try:
+        lease_seconds = float(lease) if lease else 30.0
+    except ValueError:
+        lease_seconds = -1.0
+    if not 1.0 <= lease_seconds <= 3600.0:
+        raise SettingsError(f"PARLEY_LEASE_SECONDS must be a number of seconds from 1 to 3600, not '{lease}'.")
     return Settings(
+        shards=shards,
+        lease_seconds=lease_seconds,
         render_processes=int(render) if render else default_render_processes(),
         token=values.get("DISCORD_TOKEN", "").strip(),
         db_path=(values.get("PARLEY_DB", "") or "parley.sqlite3").strip(),

@@ -13,7 +13,8 @@ deliver the :class:`Outputs` they get back. The host knows nothing of Discord; i
 - :mod:`bot.reading`: status, history, choices, the private view;
 - :mod:`bot.timers`: reminders, time-outs, idle lobbies, and tables woken at a given time;
 - :mod:`bot.restore`: start-up indexing, the lazy replay check, boards lost in a crash;
-- :mod:`bot.guild`: per-server settings, statistics and rules.
+- :mod:`bot.guild`: per-server settings, statistics and rules;
+- :mod:`bot.direct`: requests from a player's DMs (``/hand``), which may name a table another process serves.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.api import Caller, Choice, Outputs, Post, SeatInfo, TableSummary
+from bot.direct import DirectMixin
 from bot.guild import GuildCommands
 from bot.lobby import LOBBY_IDLE_SECONDS, LobbyMixin
 from bot.pictures import Pictures, Renderer
@@ -58,7 +60,15 @@ __all__ = [
 
 
 class TableHost(
-    RestoreMixin, LobbyMixin, PlayMixin, ReactionsMixin, ReadingMixin, TimersMixin, PostsMixin, GuildCommands
+    RestoreMixin,
+    LobbyMixin,
+    PlayMixin,
+    ReactionsMixin,
+    ReadingMixin,
+    TimersMixin,
+    PostsMixin,
+    GuildCommands,
+    DirectMixin,
 ):
     """Every table of every channel. One ``asyncio.Lock`` per table serialises its mutations."""
 
@@ -71,14 +81,18 @@ class TableHost(
         renderer: Renderer | None = None,
         replay_frames: int = MAX_FRAMES,
         render_processes: int = 0,
+        owns_guild: Callable[[int], bool] | None = None,
     ) -> None:
         """``clock`` returns seconds (injectable for time-out tests); ``ai_seed`` makes table seeds and AI
         randomness reproducible (tests, simulations; by default both come from the OS); ``renderer``
         draws ``(game_id, view, seat)`` (default: ``renderers.render``); ``render_processes`` > 0 draws in that
         many worker processes (pictures are CPU-bound Python: processes keep them from starving the event loop
-        and the database thread of the GIL; a custom ``renderer`` must then be picklable), else in two threads."""
+        and the database thread of the GIL; a custom ``renderer`` must then be picklable), else in two threads.
+        ``owns_guild`` (a cluster's :meth:`bot.shards.Shards.owns`) limits the tables this host restores, and so
+        times and reposts, to the guilds on its shards; by default it serves every guild."""
         self.store = store
         self.clock = clock
+        self.owns_guild: Callable[[int], bool] = owns_guild or _every_guild
         self._rand: random.Random = random.Random(ai_seed) if ai_seed is not None else random.SystemRandom()
         self.pictures = Pictures(renderer, render_processes)
         self.replay_frames = replay_frames
@@ -116,3 +130,7 @@ class TableHost(
 
     def _may_run(self, t: Table, caller: Caller) -> bool:
         return caller.moderator or caller.user_id == t.host_id
+
+
+def _every_guild(guild_id: int) -> bool:
+    return True

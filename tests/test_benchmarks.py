@@ -36,6 +36,10 @@ def tiny_config() -> bench.Config:
         startup_tables=50,
         memory_tables=2,
         memory_moves=1,
+        cluster_tables=2,
+        cluster_rates=[2.0],
+        cluster_seconds=1.0,
+        cluster_min_moves=1,
     )
 
 
@@ -53,6 +57,7 @@ EXPECTED = [
     "start-up, ",
     "Python heap per table",
     "resident set per table",
+    "one process",
 ]
 
 

@@ -12,7 +12,7 @@ import asyncio
 import logging
 import signal
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 import aiohttp
 import discord
@@ -23,7 +23,9 @@ from bot.discord.cogs import add_cogs
 from bot.discord.delivery import Delivery
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.factory import build_host
+from bot.lease import LeaseError, ShardLease
 from bot.settings import Settings, configure_logging
+from bot.store import is_postgres_url
 from bot.tables import TableHost
 
 log = logging.getLogger("parley.discord")
@@ -31,6 +33,8 @@ log = logging.getLogger("parley.discord")
 TICK_SECONDS = 20.0
 EXIT_BAD_TOKEN = 2
 EXIT_NO_CONNECTION = 1
+EXIT_BAD_SETTINGS = 2
+EXIT_SHARDS_TAKEN = 3  # another process serves these shards (or this one lost its lease): a supervisor retries
 #: at shutdown, how long commands already being handled may take to finish before the database closes
 IN_FLIGHT_SECONDS = 5.0
 #: the names discord.py gives the tasks that run a slash command or a component's callback
@@ -67,6 +71,7 @@ class ParleyBot(commands.AutoShardedBot):
         dev_guild: int | None = None,
         tick_seconds: float = TICK_SECONDS,
         shard_count: int | None = None,
+        shard_ids: Sequence[int] | None = None,
         mode: str = "run",
     ) -> None:
         # No privileged intent: everything arrives as interactions.
@@ -78,6 +83,8 @@ class ParleyBot(commands.AutoShardedBot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             shard_count=shard_count,
+            # a cluster process connects only its own shards (Discord then sends it only their guilds' events)
+            shard_ids=list(shard_ids) if shard_ids is not None else None,
             help_command=None,
             tree_cls=ParleyTree,
             allowed_mentions=discord.AllowedMentions.none(),
@@ -190,6 +197,9 @@ def _guarded(settings: Settings, main: Callable[[str], Awaitable[None]]) -> int:
     except (aiohttp.ClientConnectionError, discord.GatewayNotFound) as error:
         _fail(f"cannot reach Discord ({type(error).__name__}). Check the network and try again.")
         return EXIT_NO_CONNECTION
+    except LeaseError as error:
+        _fail(str(error))
+        return EXIT_SHARDS_TAKEN
     except KeyboardInterrupt:
         return 0
     return 0
@@ -207,13 +217,50 @@ def _close_on_sigterm(bot: ParleyBot) -> None:
 
 
 def run(settings: Settings) -> int:
-    """``parley run``: serve every server until interrupted. Returns the process exit code."""
+    """``parley run``: serve every server (or, in a cluster, the guilds of ``settings.shards``) until interrupted.
+    Returns the process exit code.
+
+    On PostgreSQL the process first claims its shards (:mod:`bot.lease`): on a conflict it says who holds them in
+    one line and exits with 3, before it has read a table; if it later loses its lease, it stops the same way so
+    that the process which took its shards over is the only one serving them. SQLite is one process: no lease."""
+
+    if not settings.shards.everything and not is_postgres_url(settings.db_path):
+        # a SQLite file is one process's: several processes on it would have no lease to keep them apart
+        _fail(f"serving {settings.shards.describe()} needs a shared PostgreSQL (PARLEY_DB=postgresql://…).")
+        return EXIT_BAD_SETTINGS
 
     async def main(token: str) -> None:
-        bot = ParleyBot(build_host(settings), dev_guild=settings.dev_guild)
-        async with bot:
-            _close_on_sigterm(bot)
-            await bot.start(token)
+        shards = settings.shards
+        lease: ShardLease | None = None
+        if is_postgres_url(settings.db_path):
+            lease = ShardLease(settings.db_path, shards, settings.lease_seconds)
+            try:
+                await lease.acquire()
+            except BaseException:
+                await lease.release()
+                raise
+        try:
+            bot = ParleyBot(
+                build_host(settings), dev_guild=settings.dev_guild, shard_count=shards.count, shard_ids=shards.ids
+            )
+            lost: list[str] = []
+            async with bot:
+                _close_on_sigterm(bot)
+                if lease is not None:
+                    loop = asyncio.get_running_loop()
+                    closing: list[asyncio.Task[None]] = []
+
+                    def on_lost(reason: str) -> None:
+                        lost.append(reason)
+                        closing.append(loop.create_task(bot.close()))
+
+                    lease.start(on_lost)
+                await bot.start(token)
+            if lost:
+                raise LeaseError(f"lost the lease of {shards.describe()} ({lost[0]}); stopped so it is served once")
+        finally:
+            if lease is not None:
+                await lease.release()
 
     return _guarded(settings, main)
 

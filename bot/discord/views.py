@@ -305,7 +305,13 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:ha
         return cls(int(match["t"]), int(match["s"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _show_to_caller(interaction, "hand", lambda host, caller: host.hand(caller), "try `/hand`")
+        await _show_to_caller(
+            interaction,
+            "hand",
+            # a My hand pressed in a DM (none carries one today) finds the player's table as /hand there does
+            lambda host, caller: host.hand(caller) if caller.guild_id else host.hand_from_dm(caller),
+            "try `/hand`",
+        )
 
 
 class ZoomButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:zoom:(?P<t>\d+):(?P<s>\d+)"):

@@ -12,6 +12,12 @@ answers 404 and is recorded.
 Interactions are sent as Discord sends them, through the gateway: :meth:`FakeDiscord.slash`,
 :meth:`~FakeDiscord.autocomplete`, :meth:`~FakeDiscord.click` and :meth:`~FakeDiscord.select` each return the
 interaction's token, and :meth:`~FakeDiscord.answers` lists what the bot answered to it.
+
+Sharding, as Discord does it: ``GET /gateway/bot`` recommends ``shard_count`` shards; each connection IDENTIFYs
+with ``shard: [i, n]`` and its READY carries it; a connection is sent only the guilds, GUILD_CREATEs and events
+of guilds on its shard (``(guild_id >> 22) % n``), and interactions from DMs arrive at shard 0. Several guilds
+(``guilds``, each with one text channel) and several bot processes may share one fake: an interaction builder
+given ``where=(guild, channel)`` acts there, and ``where=(DM, user)`` in that user's DM with the bot.
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ BOT_ID = 4242
 APP_ID = 4243
 EPHEMERAL = 64  # the message flag of an answer only its caller sees
 JOINED = "2026-01-01T00:00:00+00:00"
+DM = 0  # ``where=(DM, 0)``: an interaction from the person's DM with the bot
 MESSAGE_ID = web.RequestKey("message_id", int)  # set by the message routes for the request log
 
 
@@ -72,6 +79,8 @@ class FakeDiscord:
 
     guild_id: int | None = None
     channel_id: int = 777
+    guilds: dict[int, int] = field(default_factory=dict)  # more guilds: guild id -> its text channel
+    shard_count: int = 1  # what GET /gateway/bot recommends
     requests: list[Request] = field(default_factory=list)
     messages: dict[int, dict[str, Any]] = field(default_factory=dict)  # channel and DM posts, edits merged in
     channel_of: dict[int, int] = field(default_factory=dict)  # message id -> channel id
@@ -91,9 +100,12 @@ class FakeDiscord:
     _limits: list[_Limit] = field(default_factory=list)
     _ids: Iterator[int] = field(default_factory=lambda: itertools.count(10_000))
     _sockets: list[tuple[web.WebSocketResponse, web.Request]] = field(default_factory=list)
-    _events: list[tuple[int, str]] = field(default_factory=list)  # dispatched frames, for RESUME to replay
+    _events: list[tuple[int, str, int | None]] = field(default_factory=list)  # (seq, frame, shard) for RESUME
     _seq: int = 0
     _session: str = ""
+    _sessions: dict[str, tuple[int, int]] = field(default_factory=dict)  # session id -> its shard [i, n]
+    _shard_of_ws: dict[int, tuple[int, int]] = field(default_factory=dict)  # id(websocket) -> its shard [i, n]
+    _where: dict[str, tuple[int, int]] = field(default_factory=dict)  # interaction token -> (guild, channel)
     _loop: asyncio.AbstractEventLoop | None = None
     _runner: web.AppRunner | None = None
     _thread: threading.Thread | None = None
@@ -144,21 +156,41 @@ class FakeDiscord:
         assert self._loop is not None
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result(10)
 
-    def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send a gateway event (as a text frame) to every connected shard. With none connected (the gateway
-        is down) the event waits, as on Discord, for a RESUME to replay it."""
+    def dispatch(self, event: str, data: dict[str, Any], guild_id: int | None = None) -> None:
+        """Send a gateway event (as a text frame) to the connection of the guild's shard (``guild_id`` 0: a DM,
+        shard 0), or to every connection. With none connected (the gateway is down) the event waits, as on
+        Discord, for a RESUME of that shard to replay it."""
 
         async def send() -> None:
             self._seq += 1
             text = json.dumps({"op": 0, "t": event, "s": self._seq, "d": data})
-            self._events.append((self._seq, text))
+            shard = None if guild_id is None else shard_of(guild_id, self.shard_count)
+            self._events.append((self._seq, text, shard))
             for ws, _ in list(self._sockets):
+                if shard is not None and self._shard_of_ws.get(id(ws), (0, 1))[0] != shard:
+                    continue
                 try:
                     await ws.send_str(text)
                 except ConnectionError:
                     self._forget(ws)
 
         self._call(send())
+
+    def all_guilds(self) -> dict[int, int]:
+        """Every guild of the fake and its text channel."""
+        out = dict(self.guilds)
+        if self.guild_id is not None:
+            out.setdefault(self.guild_id, self.channel_id)
+        return out
+
+    def guild_of(self, channel_id: int) -> int:
+        """The guild a channel belongs to (0: a DM channel)."""
+        return next((g for g, c in self.all_guilds().items() if c == channel_id), 0)
+
+    @property
+    def connected_shards(self) -> list[tuple[int, int]]:
+        """The ``[i, n]`` of every live gateway connection (READY or RESUMED), sorted."""
+        return sorted(self._shard_of_ws.get(id(ws), (0, 1)) for ws, _ in self._sockets)
 
     @property
     def rate_limits_pending(self) -> int:
@@ -193,14 +225,17 @@ class FakeDiscord:
         self._call(drop())
 
     # -- interactions, as Discord sends them over the gateway ---------------------------------------------
-    def slash(self, person: Person, path: str, **values: str | int) -> str:
-        """A slash command (``"table ai add"``, level="easy"); returns the interaction token."""
+    def slash(self, person: Person, path: str, where: tuple[int, int] | None = None, **values: str | int) -> str:
+        """A slash command (``"table ai add"``, level="easy") in ``where`` (guild, channel), by default the
+        fake's guild; ``where=(DM, 0)`` sends it from the person's DM with the bot. Returns the interaction token."""
         options = [{"name": k, "type": 4 if isinstance(v, int) else 3, "value": v} for k, v in values.items()]
-        return self._command(2, person, path, options)
+        return self._command(2, person, path, options, where)
 
-    def autocomplete(self, person: Person, path: str, option: str, typed: str) -> str:
+    def autocomplete(
+        self, person: Person, path: str, option: str, typed: str, where: tuple[int, int] | None = None
+    ) -> str:
         """Typing ``typed`` in ``option`` of a command; the bot answers with a type 8 callback."""
-        return self._command(4, person, path, [{"name": option, "type": 3, "value": typed, "focused": True}])
+        return self._command(4, person, path, [{"name": option, "type": 3, "value": typed, "focused": True}], where)
 
     def click(self, person: Person, message_id: int, custom_id: str) -> str:
         data = {"custom_id": custom_id, "component_type": 2}
@@ -215,48 +250,73 @@ class FakeDiscord:
         ``{"kind": "followup", "id", ...payload}`` and ``{"kind": "edit", ...payload}``."""
         return list(self._answers.get(token, []))
 
-    def _command(self, kind: int, person: Person, path: str, options: list[dict[str, Any]]) -> str:
+    def _command(
+        self, kind: int, person: Person, path: str, options: list[dict[str, Any]], where: tuple[int, int] | None
+    ) -> str:
+        guild, channel = self._place(person, where)
         names = path.split()
         for depth in range(len(names) - 1, 0, -1):
             options = [{"name": names[depth], "type": 1 if depth == len(names) - 1 else 2, "options": options}]
-        data = {"id": "1", "name": names[0], "type": 1, "guild_id": str(self.guild_id), "options": options}
-        return self._interact(kind, person, data)
+        data: dict[str, Any] = {"id": "1", "name": names[0], "type": 1, "options": options}
+        if guild:
+            data["guild_id"] = str(guild)
+        return self._interact(kind, person, data, guild=guild, channel=channel)
+
+    def _place(self, person: Person, where: tuple[int, int] | None) -> tuple[int, int]:
+        if where is None:
+            assert self.guild_id is not None, "the interaction builders need a guild_id or where="
+            return self.guild_id, self.channel_id
+        guild, channel = where
+        return (DM, dm_channel_id(person.id)) if guild == DM else (guild, channel)
 
     def _component(self, person: Person, message_id: int, data: dict[str, Any]) -> str:
         if message_id in self.ephemeral:
             message = self.ephemeral[message_id]
         else:
             message = _message(message_id, self.channel_of[message_id], self.messages[message_id])
-        return self._interact(3, person, data, message=message)
+        channel = int(message["channel_id"])
+        guild = self.guild_of(channel)
+        return self._interact(3, person, data, message=message, guild=guild, channel=channel)
 
-    def _interact(self, kind: int, person: Person, data: dict[str, Any], message: Any = None) -> str:
-        assert self.guild_id is not None, "the interaction builders need a guild_id"
+    def _interact(
+        self, kind: int, person: Person, data: dict[str, Any], message: Any = None, *, guild: int, channel: int
+    ) -> str:
         number = next(self._ids)
         token = f"interaction-token-{number}"
         self._answers[token] = []
+        self._where[token] = (guild, channel)
         payload: dict[str, Any] = {
             "id": str(number),
             "application_id": str(APP_ID),
             "type": kind,
             "token": token,
             "version": 1,
-            "guild_id": str(self.guild_id),
-            "channel_id": str(self.channel_id),
-            "channel": channel_payload(self.channel_id, self.guild_id),
-            "member": _member(person),
+            "channel_id": str(channel),
             "app_permissions": str(discord.Permissions.all().value),
             "locale": "en-US",
-            "guild_locale": "en-US",
             "entitlements": [],
             "authorizing_integration_owners": {},
-            "context": 0,
             "attachment_size_limit": 26214400,
             "data": data,
         }
+        if guild:
+            payload.update(
+                guild_id=str(guild),
+                channel=channel_payload(channel, guild),
+                member=_member(person),
+                guild_locale="en-US",
+                context=0,
+            )
+        else:  # from the person's DM with the bot: a user, no member, no guild
+            payload.update(
+                channel={"id": str(channel), "type": 1, "recipients": [_user(person.id, person.name)]},
+                user=_user(person.id, person.name),
+                context=1,
+            )
         if message is not None:
             payload["message"] = message
             self._originals[token] = int(message["id"])
-        self.dispatch("INTERACTION_CREATE", payload)
+        self.dispatch("INTERACTION_CREATE", payload, guild_id=guild)
         return token
 
     # -- the server ------------------------------------------------------------------------------------
@@ -310,10 +370,13 @@ class FakeDiscord:
     # -- the gateway ---------------------------------------------------------------------------------------
     async def _gateway_bot(self, request: web.Request) -> web.Response:
         limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return _json({"url": f"ws://127.0.0.1:{self.port}/gw", "shards": 1, "session_start_limit": limit})
+        return _json(
+            {"url": f"ws://127.0.0.1:{self.port}/gw", "shards": self.shard_count, "session_start_limit": limit}
+        )
 
     def _forget(self, ws: web.WebSocketResponse) -> None:
         self._sockets[:] = [(s, r) for s, r in self._sockets if s is not ws]
+        self._shard_of_ws.pop(id(ws), None)
 
     async def _send(self, ws: web.WebSocketResponse, event: str, data: dict[str, Any]) -> None:
         self._seq += 1
@@ -340,32 +403,39 @@ class FakeDiscord:
     async def _identify(self, ws: web.WebSocketResponse, request: web.Request, data: dict[str, Any]) -> None:
         self.identified.append(data)
         self._session = f"fake-session-{len(self.identified)}"
+        shard, count = (int(x) for x in data.get("shard", [0, 1]))
+        self._sessions[self._session] = (shard, count)
+        mine = {g: c for g, c in self.all_guilds().items() if shard_of(g, count) == shard}
         ready = {
             "v": 10,
             "user": _user(BOT_ID, "parley", bot=True),
-            "guilds": [] if self.guild_id is None else [{"id": str(self.guild_id), "unavailable": True}],
+            "guilds": [{"id": str(g), "unavailable": True} for g in mine],
             "session_id": self._session,
             "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gw",
-            "shard": data.get("shard", [0, 1]),
+            "shard": [shard, count],
             "application": {"id": str(APP_ID), "flags": 0},
         }
         await self._send(ws, "READY", ready)
-        if self.guild_id is not None:
-            await self._send(ws, "GUILD_CREATE", _guild(self.guild_id, self.channel_id))
+        for guild, channel in mine.items():
+            await self._send(ws, "GUILD_CREATE", _guild(guild, channel))
+        self._shard_of_ws[id(ws)] = (shard, count)
         self._sockets.append((ws, request))
 
     async def _resume(self, ws: web.WebSocketResponse, request: web.Request, data: dict[str, Any]) -> None:
-        if self.invalidate_resume or data.get("session_id") != self._session or data.get("token") != GOOD_TOKEN:
+        session = data.get("session_id")
+        if self.invalidate_resume or session not in self._sessions or data.get("token") != GOOD_TOKEN:
             # the session cannot be resumed: the client must IDENTIFY again (events in between are lost)
             self.invalidate_resume = False
             self.invalidated += 1
             await ws.send_str(json.dumps({"op": 9, "d": False}))
             return
         self.resumed.append(data)
-        for seq, text in self._events:
-            if seq > (data.get("seq") or 0):  # what the client missed while it was away, in order
+        shard = self._sessions[session]
+        for seq, text, to in self._events:
+            if seq > (data.get("seq") or 0) and to in (None, shard[0]):  # what it missed while away, in order
                 await ws.send_str(text)
         await self._send(ws, "RESUMED", {})
+        self._shard_of_ws[id(ws)] = shard
         self._sockets.append((ws, request))
 
     # -- interaction answers -------------------------------------------------------------------------------
@@ -394,7 +464,8 @@ class FakeDiscord:
         payload, _files = await _read_message(request)
         self.followups.append(payload)
         message_id = next(self._ids)
-        message = _message(message_id, self.channel_id, payload)
+        channel = self._where.get(request.match_info["token"], (0, self.channel_id))[1]
+        message = _message(message_id, channel, payload)
         message["flags"] = payload.get("flags", 0)
         self.ephemeral[message_id] = message
         self._answers.setdefault(request.match_info["token"], []).append(
@@ -408,7 +479,8 @@ class FakeDiscord:
         self._answers.setdefault(token, []).append({"kind": "edit", **payload})
         target = request.match_info["message"]
         message_id = self._originals.get(token, 0) if target == "@original" else int(target)
-        message = self.ephemeral.get(message_id) or _message(message_id, self.channel_id, {})
+        channel = self._where.get(token, (0, self.channel_id))[1]
+        message = self.ephemeral.get(message_id) or _message(message_id, channel, {})
         message.update({k: v for k, v in payload.items() if k in ("content", "components")})
         return _json(message)
 
@@ -418,7 +490,7 @@ class FakeDiscord:
 
     async def _open_dm(self, request: web.Request) -> web.Response:
         user_id = int((await request.json())["recipient_id"])
-        channel_id = 900_000_000 + user_id
+        channel_id = dm_channel_id(user_id)
         self.dm_channels[channel_id] = user_id
         return _json({"id": str(channel_id), "type": 1, "last_message_id": None, "recipients": [_user(user_id, "p")]})
 
@@ -490,6 +562,16 @@ class FakeDiscord:
             self.files[message_id] = files
         request[MESSAGE_ID] = message_id
         return _json(_message(message_id, int(request.match_info["channel"]), self.messages[message_id]))
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """Discord's shard of a guild; DMs (guild 0) go to shard 0."""
+    return (guild_id >> 22) % shard_count
+
+
+def dm_channel_id(user_id: int) -> int:
+    """The id of a user's DM channel with the bot, in this fake."""
+    return 900_000_000 + user_id
 
 
 def patch_discord(port: int) -> None:

@@ -222,9 +222,9 @@ class TablesCog(commands.Cog):
             await self._run(interaction, lambda c: self.host.play(c, action))
 
         @app_commands.command(name="hand", description="Your private view (hand, hints, secret map), only to you")
-        @app_commands.guild_only()
         async def hand(interaction: discord.Interaction) -> None:
-            await self._run(interaction, self.host.hand)
+            # also in DMs (where a player reads their hand's news): the host finds their table there
+            await self._run(interaction, self.host.hand if interaction.guild_id else self.host.hand_from_dm)
 
         @app_commands.command(
             name="undo", description="Take back your last action of this turn, when it revealed nothing"
