@@ -106,7 +106,8 @@ def _play(args: argparse.Namespace) -> int:
             f"parley: {game.info.title} takes {game.info.min_players} to {game.info.max_players} players;"
             f" with you, --ai must be {game.info.min_players - 1} to {game.info.max_players - 1}"
         )
-    host = TableHost(Store(":memory:"), ai_seed=args.seed)
+    # hard AIs search in a worker process, as at a Discord table
+    host = TableHost(Store(":memory:"), ai_seed=args.seed, ai_processes=1 if args.level == "hard" else 0)
     return asyncio.run(
         play(host, game_id, options=options, ai=ai, level=args.level, seed=args.seed, pictures=args.pictures)
     )

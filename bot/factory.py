@@ -19,4 +19,11 @@ def build_host(settings: Settings, **options: Any) -> TableHost:
     """The host ``parley run`` serves: the settings' store, pictures and replays drawn in
     ``settings.render_processes`` worker processes. ``options`` go to :class:`TableHost` (a benchmark's seed or
     stand-in renderer); nothing else differs from production."""
-    return TableHost(build_store(settings), render_processes=settings.render_processes, **options)
+    return TableHost(
+        build_store(settings),
+        render_processes=settings.render_processes,
+        ai_processes=settings.ai_processes,
+        ai_seconds=settings.ai_seconds,
+        ai_takeover_level=settings.ai_takeover_level,
+        **options,
+    )

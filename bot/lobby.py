@@ -10,7 +10,6 @@ from collections.abc import Callable
 
 from bot.api import Caller, Outputs, guarded
 from bot.outputs import clip, defang, quote, seat_label
-from bot.play import AI_TAKEOVER_LEVEL
 from bot.posts import Batch
 from bot.store import SeatRow, Store
 from bot.table import Table
@@ -36,6 +35,7 @@ class LobbyMixin:
     _last: dict[int, int]
     _finished: OrderedDict[int, int]  # finished table id -> its channel, least recently used first
     _open_lock: asyncio.Lock
+    ai_takeover_level: str
 
     @guarded
     async def open(
@@ -174,7 +174,7 @@ class LobbyMixin:
             t.updated = now
             return self._lobby_out(t, reply)
         s = t.seats[seat]
-        s.ai_level, s.vacated = AI_TAKEOVER_LEVEL, True
+        s.ai_level, s.vacated = self.ai_takeover_level, True
         await self.store.save_seats(t.id, t.seats, now)
         t.deadlines.pop(seat, None)
         await self.store.set_deadlines(t.id, list(t.deadlines.values()))

@@ -4,10 +4,10 @@ must act; undo within a turn; the end of a game and its results (committed with 
 from __future__ import annotations
 
 import logging
-import random
 from collections.abc import Callable
 from typing import Any
 
+from bot.aipool import AI_ONLY_TABLE, HUMAN_TABLE, AIPool
 from bot.api import Caller, Outputs, guarded
 from bot.outputs import MAX_ACTION_CHARS, clip, defang, outcome_text, private_part, refusal
 from bot.posts import Batch
@@ -28,6 +28,7 @@ class PlayMixin:
     store: Store
     clock: Callable[[], float]
     internal_errors: int
+    ai: AIPool
 
     async def _arm(
         self, t: Table, before: tuple[int, ...], after: tuple[int, ...], force: list[int] | None = None
@@ -159,13 +160,18 @@ class PlayMixin:
             if s.user_id is not None and s.ai_level is None
         ]
 
-    def _ai_action(self, t: Table, seat: int, level: str) -> str:
+    async def _ai_action(self, t: Table, seat: int, level: str) -> str:
         game = t.game
         assert t.state is not None
         legal = game.legal_actions(t.state, seat)
-        rnd = random.Random(f"{t.ai_seed}:{t.state_no}:{seat}")
+        seed = f"{t.ai_seed}:{t.state_no}:{seat}"
         try:
-            choice = game.ai_choose(game.view(t.state, seat), seat, list(legal), level, rnd)
+            # bot.aipool: a searching level runs in an AI worker process from the seat's view only; the others here
+            humans = any(s.ai_level is None for s in t.seats)
+            choice = await self.ai.choose(
+                t.game_id, game.view(t.state, seat), seat, list(legal), level, seed,
+                priority=HUMAN_TABLE if humans else AI_ONLY_TABLE,
+            )
         except Exception as exc:  # noqa: BLE001 - a broken AI must not stall the table
             self.internal_errors += 1
             log.error("AI of %s failed on table %s: %s", t.game_id, t.id, type(exc).__name__)
@@ -188,7 +194,7 @@ class PlayMixin:
             seat = ai[0]
             if await self._held(t, seat, batch):
                 return  # people may still react to the last move (bot.reactions); a wake resumes
-            action = self._ai_action(t, seat, str(t.seats[seat].ai_level))
+            action = await self._ai_action(t, seat, str(t.seats[seat].ai_level))
             try:
                 await self._commit(t, seat, action, by_ai=True, user_id=None, batch=batch)
             except Exception as exc:  # noqa: BLE001 - what was committed so far is still delivered
