@@ -1,0 +1,54 @@
+"""The AI worker path: a search runs in a worker process from the view; a failed search falls back to ``normal``
+and says so in the log without any of the view."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from bot.aipool import AIPool, decide
+from rules import registry
+
+
+def _position() -> tuple[dict, int, list[str]]:
+    game = registry.get("cartagena")
+    state = game.new(2, {}, "pool")
+    seat = game.to_act(state)[0]
+    return game.view(state, seat), seat, game.legal_actions(state, seat)
+
+
+def test_a_worker_decides_as_this_process_would() -> None:
+    view, seat, legal = _position()
+    pool = AIPool(processes=1, iterations=5)
+    try:
+        got = pool.choose_sync("cartagena", view, seat, legal, "hard", "seed-1")
+    finally:
+        pool.shutdown()
+    assert got == decide("cartagena", view, seat, legal, "hard", "seed-1", None, 5)
+    assert pool.fallbacks == 0
+
+
+async def test_a_failed_search_falls_back_to_normal(caplog: pytest.LogCaptureFixture) -> None:
+    view, seat, legal = _position()
+    pool = AIPool(processes=1, iterations=5)
+    # a view whose card counts cannot add up: the worker's sampler fails on it, ``normal`` does not need them
+    broken = dict(view, stock_count=view["stock_count"] + 1)
+    try:
+        with caplog.at_level(logging.ERROR, logger="parley.ai"):
+            got = await pool.choose("cartagena", broken, seat, legal, "hard", "seed-2")
+    except ValueError:
+        pytest.fail("the failure reached the caller")
+    finally:
+        pool.shutdown()
+    assert pool.fallbacks == 1
+    assert "failed" in caplog.text and "normal decides" in caplog.text
+    assert "forward" not in caplog.text and "stock" not in caplog.text
+    assert got == decide("cartagena", view, seat, legal, "normal", "seed-2", None, None)
+
+
+async def test_without_processes_a_thread_searches() -> None:
+    view, seat, legal = _position()
+    pool = AIPool(processes=0, iterations=3)
+    got = await pool.choose("cartagena", view, seat, legal, "hard", "seed-3")
+    assert got == decide("cartagena", view, seat, legal, "hard", "seed-3", None, 3)
