@@ -246,6 +246,11 @@ class Game:
         """An AI seat's choice from its own view and the legal actions, with host-supplied randomness."""
         raise NotImplementedError
 
+    def sample(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
+        """A full, legal state whose ``view(state, seat)`` equals ``view``, its hidden parts drawn with ``rng``
+        from what ``view`` allows (for searching AIs); reads only ``view``."""
+        raise NotImplementedError
+
     def private_summary(self, view: dict[str, Any], seat: int) -> str:
         """A few readable lines of what only ``seat`` knows (its hand, its hints, its secret map), written from
         ``view(state, seat)``, for DMs and ``/hand``. Empty when the seat holds nothing secret."""
