@@ -17,6 +17,12 @@ from rules.registry import get
 
 # (game, players, options, seed, chooser kind, every n-th position)
 RUNS = {
+    "buccaneer": [
+        (2, None, "bu-a", "ai", 5),
+        (3, None, "bu-b", "random", 7),
+        (4, {"ports": "random"}, "bu-c", "ai", 11),
+        (2, {"honour": "on"}, "bu-d", "random", 5),
+    ],
     "flagon": [
         (2, None, "fl-a", "ai", 7),
         (5, None, "fl-b", "random", 11),
@@ -68,12 +74,15 @@ def test_sample_view_equals_view(game_id: str) -> None:
 def hidden_flagon(state: State, seat: int) -> str:
     view = get("flagon").view(state, seat)
     seen = {c["idx"] for c in view["chars"] if "queue" in c}
-    return canonical_json(
-        [[c["queue"], c["hand"]] for c in state["chars"] if c["idx"] not in seen] + [state["navy"]]
-    )
+    return canonical_json([[c["queue"], c["hand"]] for c in state["chars"] if c["idx"] not in seen] + [state["navy"]])
 
 
-HIDDEN = {"flagon": hidden_flagon}
+def hidden_buccaneer(state: State, seat: int) -> str:
+    others = [p["hand"] for s, p in enumerate(state["players"]) if s != seat]
+    return canonical_json([others, state["pirate_pile"], state["chance_pile"]])
+
+
+HIDDEN = {"flagon": hidden_flagon, "buccaneer": hidden_buccaneer}
 
 
 @pytest.mark.parametrize("game_id", sorted(RUNS))
