@@ -51,6 +51,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("game", help=f"one of: {', '.join(registry.game_ids())}")
     play.add_argument("--ai", type=int, default=None, help="number of AI seats (default: enough for the minimum)")
     play.add_argument("--level", choices=AI_LEVELS, default="normal", help="AI level")
+    play.add_argument("--ai-seconds", type=float, default=None, help="hard only: think time a decision (default 1)")
     play.add_argument("--seed", default=None, help="seed of the deal and of the AIs, for a repeatable game")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a table option")
     play.add_argument("--variant", default=None, help="the value of the game's first option (e.g. tortuga)")
@@ -96,6 +97,7 @@ def _play(args: argparse.Namespace) -> int:
     from bot.console import play
     from bot.store import Store
     from bot.tables import TableHost
+    from rules.search import DEFAULT_SECONDS
 
     game_id = _game(args.game)
     game = registry.get(game_id)
@@ -107,7 +109,12 @@ def _play(args: argparse.Namespace) -> int:
             f" with you, --ai must be {game.info.min_players - 1} to {game.info.max_players - 1}"
         )
     # hard AIs search in a worker process, as at a Discord table
-    host = TableHost(Store(":memory:"), ai_seed=args.seed, ai_processes=1 if args.level == "hard" else 0)
+    host = TableHost(
+        Store(":memory:"),
+        ai_seed=args.seed,
+        ai_processes=1 if args.level == "hard" else 0,
+        ai_seconds=args.ai_seconds or DEFAULT_SECONDS,
+    )
     return asyncio.run(
         play(host, game_id, options=options, ai=ai, level=args.level, seed=args.seed, pictures=args.pictures)
     )

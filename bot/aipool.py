@@ -35,6 +35,25 @@ SEARCHING_LEVELS = frozenset({"hard"})
 FALLBACK_LEVEL = "normal"
 #: priorities in the pool's queue: lower goes first
 HUMAN_TABLE, AI_ONLY_TABLE = 0, 1
+#: the think time a table may give a searching AI seat, in seconds
+MIN_SECONDS, MAX_SECONDS = 0.2, 10.0
+
+
+def seat_level(level: str, seconds: float | None = None) -> str:
+    """How a seat stores its AI: the level, and for a searching level with its own think time ``level:seconds``
+    (``hard:3``), so a table's budget survives restarts in the seat row like the level itself."""
+    if seconds is None or level not in SEARCHING_LEVELS:
+        return level
+    return f"{level}:{seconds:g}"
+
+
+def split_level(stored: str) -> tuple[str, float | None]:
+    """(level, think time or None for the host's default) of a seat's stored AI level."""
+    level, _, seconds = stored.partition(":")
+    try:
+        return level, (min(MAX_SECONDS, max(MIN_SECONDS, float(seconds))) if seconds else None)
+    except ValueError:
+        return level, None
 
 
 def decide(

@@ -8,6 +8,7 @@ import random
 from collections import OrderedDict
 from collections.abc import Callable
 
+from bot.aipool import MAX_SECONDS, MIN_SECONDS, seat_level
 from bot.api import Caller, Outputs, guarded
 from bot.outputs import clip, defang, quote, seat_label
 from bot.posts import Batch
@@ -200,7 +201,9 @@ class LobbyMixin:
             return await self._vacate(t, seat, f"{name} was removed by {caller.name}", reply=f"{name} was removed.")
 
     @guarded
-    async def ai_add(self, caller: Caller, level: str = "normal") -> Outputs:
+    async def ai_add(self, caller: Caller, level: str = "normal", seconds: float | None = None) -> Outputs:
+        """Add an AI seat; ``seconds`` is a searching level's think time a decision at this table (else the
+        host's default, ``PARLEY_AI_SECONDS``)."""
         t = self._active_table(caller.channel_id)
         if t is None:
             return Outputs(ok=False, reply="There is no table in this channel. Open one with /table open.")
@@ -209,6 +212,10 @@ class LobbyMixin:
         level = level.strip().lower()
         if level not in AI_LEVELS:
             return Outputs(ok=False, reply=f"AI levels: {', '.join(AI_LEVELS)}.")
+        if seconds is not None and not MIN_SECONDS <= seconds <= MAX_SECONDS:
+            return Outputs(
+                ok=False, reply=f"An AI may think from {MIN_SECONDS:g} to {MAX_SECONDS:g} seconds a decision."
+            )
         async with t.lock:
             if t.status != "lobby":
                 return Outputs(ok=False, reply="AI seats are added in the lobby, before /table start.")
@@ -216,12 +223,14 @@ class LobbyMixin:
             if isinstance(got, str):
                 return Outputs(ok=False, reply=got)
             n_ai = sum(1 for s in t.seats if s.ai_level) + 1
-            t.seats.append(SeatRow(got, None, f"AI {n_ai} ({level})", level))
+            stored = seat_level(level, seconds)
+            shown = level if stored == level else f"{level}, {seconds:g} s"
+            t.seats.append(SeatRow(got, None, f"AI {n_ai} ({shown})", stored))
             t.seats.sort(key=lambda s: s.seat)
             now = self.clock()
             await self.store.save_seats(t.id, t.seats, now)
             t.updated = now
-            return self._lobby_out(t, f"Added an AI ({level}) at seat {got + 1}.")
+            return self._lobby_out(t, f"Added an AI ({shown}) at seat {got + 1}.")
 
     @guarded
     async def ai_remove(self, caller: Caller) -> Outputs:

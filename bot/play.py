@@ -7,7 +7,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from bot.aipool import AI_ONLY_TABLE, HUMAN_TABLE, AIPool
+from bot.aipool import AI_ONLY_TABLE, HUMAN_TABLE, AIPool, split_level
 from bot.api import Caller, Outputs, guarded
 from bot.outputs import MAX_ACTION_CHARS, clip, defang, outcome_text, private_part, refusal
 from bot.posts import Batch
@@ -165,12 +165,13 @@ class PlayMixin:
         assert t.state is not None
         legal = game.legal_actions(t.state, seat)
         seed = f"{t.ai_seed}:{t.state_no}:{seat}"
+        level, seconds = split_level(level)  # a seat may carry the table's own think time (``hard:3``)
         try:
             # bot.aipool: a searching level runs in an AI worker process from the seat's view only; the others here
             humans = any(s.ai_level is None for s in t.seats)
             choice = await self.ai.choose(
                 t.game_id, game.view(t.state, seat), seat, list(legal), level, seed,
-                priority=HUMAN_TABLE if humans else AI_ONLY_TABLE,
+                seconds=seconds, priority=HUMAN_TABLE if humans else AI_ONLY_TABLE,
             )
         except Exception as exc:  # noqa: BLE001 - a broken AI must not stall the table
             self.internal_errors += 1

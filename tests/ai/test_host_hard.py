@@ -43,3 +43,31 @@ async def test_whole_hard_game_through_the_host(game_id: str, tmp_path) -> None:
         assert host.ai.fallbacks == 0
     finally:
         await host.close()
+
+
+async def test_a_table_sets_its_hard_ais_think_time(tmp_path) -> None:  # noqa: ANN001
+    host = TableHost(Store(str(tmp_path / "t.sqlite3")), ai_seed="t", renderer=RecordingRenderer(cheap=True))
+    await host.start()
+    asked: list[tuple[str, float | None]] = []
+
+    async def choose(game_id, view, seat, legal, level, seed, *, seconds=None, priority=0):  # noqa: ANN001, ANN202
+        asked.append((level, seconds))
+        return legal[0]
+
+    host.ai.choose = choose  # type: ignore[method-assign]
+    try:
+        assert (await host.open(ANA, "martinique", {})).ok
+        refused = await host.ai_add(ANA, "hard", 60.0)
+        assert not refused.ok and "seconds" in refused.reply
+        out = await host.ai_add(ANA, "hard", 2.5)
+        assert out.ok and "hard, 2.5 s" in out.reply
+        t = next(iter(host._tables.values()))  # noqa: SLF001
+        assert t.seats[1].ai_level == "hard:2.5"
+        assert (await host.start_table(ANA)).ok
+        while not asked:
+            # Black (seat 1, Ana) moves first; her move hands the turn to the AI
+            legal = t.game.legal_actions(t.state, 0)
+            assert (await host.play(ANA, legal[0])).ok
+        assert asked[0] == ("hard", 2.5)
+    finally:
+        await host.close()
