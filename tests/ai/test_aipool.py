@@ -52,3 +52,15 @@ async def test_without_processes_a_thread_searches() -> None:
     pool = AIPool(processes=0, iterations=3)
     got = await pool.choose("cartagena", view, seat, legal, "hard", "seed-3")
     assert got == decide("cartagena", view, seat, legal, "hard", "seed-3", None, 3)
+
+
+def test_the_ai_settings_are_read_and_checked() -> None:
+    from bot.settings import SettingsError, load
+
+    s = load(None, {"PARLEY_AI_PROCESSES": "2", "PARLEY_AI_SECONDS": "2.5", "PARLEY_AI_TAKEOVER_LEVEL": "Hard"})
+    assert (s.ai_processes, s.ai_seconds, s.ai_takeover_level) == (2, 2.5, "hard")
+    assert load(None, {}).ai_seconds == 1.0 and load(None, {}).ai_takeover_level == "normal"
+    for bad in ({"PARLEY_AI_SECONDS": "forever"}, {"PARLEY_AI_SECONDS": "0"}, {"PARLEY_AI_PROCESSES": "0"},
+                {"PARLEY_AI_TAKEOVER_LEVEL": "godlike"}):
+        with pytest.raises(SettingsError):
+            load(None, bad)
