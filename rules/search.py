@@ -131,8 +131,11 @@ def choose(
     horizon = HORIZON.get(game.info.id, DEFAULT_HORIZON)
     n = 0
     while limit.iterations is None or n < limit.iterations:
-        if deadline is not None and n and time.perf_counter() >= deadline:
-            break
+        if deadline is not None and n:
+            # stop when one more iteration of the average length would overrun the budget, not after it did
+            now = time.perf_counter()
+            if now + (now - started) / n > deadline:
+                break
         n += 1
         # progressive widening: a few candidates (``normal``'s first) get the first iterations, more join as the
         # budget allows, so a small budget refines ``normal`` instead of sampling every action once
@@ -140,7 +143,7 @@ def choose(
         i = _ucb(visits[:width], totals[:width], n)
         sampled = game.sample(view, seat, rng)
         visits[i] += 1
-        totals[i] += _playout(game, sampled, seat, candidates[i], horizon, rng)
+        totals[i] += _playout(game, sampled, seat, candidates[i], horizon, rng, deadline)
     best = max(range(len(candidates)), key=lambda k: (visits[k], totals[k], candidates[k] == guide, -k))
     if candidates[best] != guide and not _clearly_better(visits, totals, best, 0):
         best = 0  # not enough evidence against ``normal``'s choice (always candidate 0)
@@ -183,14 +186,18 @@ def _ucb(visits: list[int], totals: list[float], n: int) -> int:
     return max(range(len(visits)), key=lambda i: totals[i] / visits[i] + EXPLORATION * math.sqrt(log_n / visits[i]))
 
 
-def _playout(game: Game, state: State, seat: int, action: Action, horizon: int, rng: random.Random) -> float:
-    """``seat`` plays ``action`` in ``state``, then everyone plays ``normal`` for up to ``horizon`` actions."""
+def _playout(
+    game: Game, state: State, seat: int, action: Action, horizon: int, rng: random.Random,
+    deadline: float | None = None,
+) -> float:
+    """``seat`` plays ``action`` in ``state``, then everyone plays ``normal`` for up to ``horizon`` actions (fewer
+    when the time budget runs out mid-rollout: the position reached is then evaluated)."""
     players = _players(game, state)
     try:
         state, _ = game.apply(state, seat, action)
         for _ in range(horizon):
             acting = game.to_act(state)
-            if not acting:
+            if not acting or (deadline is not None and time.perf_counter() > deadline):
                 break
             s = acting[0]
             legal = game.legal_actions(state, s)
