@@ -3,6 +3,8 @@ the opener adds hard AIs, starts, and leaves, so the host's takeover (set to ``h
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.store import Store
@@ -70,4 +72,40 @@ async def test_a_table_sets_its_hard_ais_think_time(tmp_path) -> None:  # noqa: 
             assert (await host.play(ANA, legal[0])).ok
         assert asked[0] == ("hard", 2.5)
     finally:
+        await host.close()
+
+
+async def test_the_event_loop_runs_while_a_hard_ai_thinks(tmp_path) -> None:  # noqa: ANN001
+    """The search runs in a worker process: other work on the loop goes on while the table waits for it."""
+    host = TableHost(
+        Store(str(tmp_path / "loop.sqlite3")), ai_seed="loop", renderer=RecordingRenderer(cheap=True),
+        ai_processes=1, ai_iterations=40,
+    )
+    await host.start()
+    ticks = 0
+    thinking = True
+
+    async def heartbeat() -> None:
+        nonlocal ticks
+        while thinking:
+            ticks += 1
+            await asyncio.sleep(0.005)
+
+    try:
+        await host.ai.pool.ready()  # type: ignore[union-attr]
+        assert (await host.open(ANA, "martinique", {})).ok
+        assert (await host.ai_add(ANA, "hard")).ok
+        assert (await host.start_table(ANA)).ok
+        t = next(iter(host._tables.values()))  # noqa: SLF001
+        beat = asyncio.create_task(heartbeat())
+        before = ticks
+        assert (await host.play(ANA, t.game.legal_actions(t.state, 0)[0])).ok
+        during = ticks - before
+        thinking = False
+        await beat
+        assert t.game.to_act(t.state) == [0]  # the AI moved and handed the turn back
+        assert during >= 3, during
+        assert host.ai.fallbacks == 0
+    finally:
+        thinking = False
         await host.close()
