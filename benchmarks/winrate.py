@@ -145,6 +145,10 @@ def timing(game_ids: list[str], decisions: int, seed: str) -> None:
     try:
         for gid in game_ids:
             game = registry.get(gid)
+            # one untimed decision first: a table's worker is booted and warm long before its first move
+            state = game.new(game.info.min_players, {}, f"{seed}-warm")
+            seat = game.to_act(state)[0]
+            pool.choose_sync(gid, game.view(state, seat), seat, game.legal_actions(state, seat), "hard", "warm")
             times: list[float] = []
             g = 0
             while len(times) < decisions and g < 50:
