@@ -46,7 +46,7 @@ CONFIDENCE = 1.0
 #: the UCB1 exploration constant; results are in [0, 1]
 EXPLORATION = 0.7
 #: actions a rollout plays before it is scored by evaluation (per game; a whole game where that is cheap)
-HORIZON: dict[str, int] = {"cartagena": 40, "martinique": 40, "buccaneer": 60, "flagon": 80, "treasure_island": 24}
+HORIZON: dict[str, int] = {"cartagena": 40, "martinique": 40, "buccaneer": 40, "flagon": 48, "treasure_island": 24}
 DEFAULT_HORIZON = 80
 
 
@@ -251,3 +251,31 @@ def _martinique(game: Game, state: State, seat: int) -> float:
     mine = view["players"][seat]["score_preview"]["total"]
     theirs = view["players"][1 - seat]["score_preview"]["total"]
     return _logistic((mine - theirs) / 6.0)
+
+
+@evaluator("buccaneer")
+def _buccaneer(game: Game, state: State, seat: int) -> float:
+    """Treasure at home (20 wins) plus most of what is in the hold, against the best rival's."""
+    from rules.buccaneer.model import TREASURE_VALUE
+
+    view = game.view(state, None)
+    worth: dict[int, float] = {}
+    for harbour in view["harbours"]:
+        if harbour.get("owner") is not None:
+            worth[harbour["owner"]] = float(harbour["home_value"])
+    for player in view["players"]:
+        hold = sum(TREASURE_VALUE.get(item, 0) for item in player["ship"]["hold"])
+        worth[player["seat"]] = worth.get(player["seat"], 0.0) + 0.7 * hold
+    mine = worth.get(seat, 0.0)
+    best_other = max((v for s, v in worth.items() if s != seat), default=0.0)
+    return _logistic((mine - best_other) / 5.0)
+
+
+@evaluator("flagon")
+def _flagon(game: Game, state: State, seat: int) -> float:
+    """The seat's crew's score (Reputation and treasure) against the best other crew's."""
+    view = game.view(state, None)
+    crew = next(name for name, c in view["crews"].items() if seat in c["seats"])
+    mine = view["scores"][crew]["total"]
+    best_other = max(s["total"] for name, s in view["scores"].items() if name != crew)
+    return _logistic((mine - best_other) / 8.0)
