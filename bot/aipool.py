@@ -22,6 +22,7 @@ import asyncio
 import concurrent.futures
 import logging
 import random
+from collections.abc import Callable
 from typing import Any
 
 from bot.workers import WorkerPool
@@ -89,6 +90,8 @@ class AIPool:
         self.seconds = seconds
         self.iterations = iterations
         self.pool = WorkerPool(processes, name="parley-ai", boot=_boot) if processes > 0 else None
+        #: what a worker runs for a searching decision (a test swaps in one that crashes its process)
+        self.job: Callable[..., str] = decide
         #: decisions that fell back to ``normal`` because their search failed
         self.fallbacks = 0
 
@@ -115,9 +118,9 @@ class AIPool:
         args = (game_id, view, seat, legal, level, seed, secs, iterations)
         try:
             if self.pool is None:
-                action = await asyncio.wait_for(asyncio.to_thread(decide, *args), self._patience(secs))
+                action = await asyncio.wait_for(asyncio.to_thread(self.job, *args), self._patience(secs))
             else:
-                future = self.pool.submit(decide, *args, priority=priority, timeout=self._patience(secs))
+                future = self.pool.submit(self.job, *args, priority=priority, timeout=self._patience(secs))
                 action = await asyncio.wait_for(asyncio.wrap_future(future), self._patience(secs))
         except Exception as exc:  # noqa: BLE001 - a search that failed in any way must not stall the table
             return self._fallback(game_id, view, seat, legal, seed, exc)
@@ -134,8 +137,8 @@ class AIPool:
         args = (game_id, view, seat, legal, level, seed, secs, iterations)
         try:
             if self.pool is None:
-                return decide(*args)
-            return self.pool.submit(decide, *args, priority=priority, timeout=self._patience(secs)).result(
+                return self.job(*args)
+            return self.pool.submit(self.job, *args, priority=priority, timeout=self._patience(secs)).result(
                 self._patience(secs)
             )
         except (Exception, concurrent.futures.TimeoutError) as exc:  # noqa: BLE001 - see choose

@@ -64,3 +64,19 @@ def test_the_ai_settings_are_read_and_checked() -> None:
                 {"PARLEY_AI_TAKEOVER_LEVEL": "godlike"}):
         with pytest.raises(SettingsError):
             load(None, bad)
+
+
+async def test_a_worker_that_dies_is_survived_with_normal(caplog: pytest.LogCaptureFixture) -> None:
+    from tests.ai.crash import crash
+
+    view, seat, legal = _position()
+    pool = AIPool(processes=1, iterations=5)
+    pool.job = crash  # the worker process exits in the middle of the job, and again when it is retried
+    try:
+        with caplog.at_level(logging.ERROR):
+            got = await pool.choose("cartagena", view, seat, legal, "hard", "seed-4")
+    finally:
+        pool.shutdown()
+    assert got == decide("cartagena", view, seat, legal, "normal", "seed-4", None, None)
+    assert pool.fallbacks == 1
+    assert "WorkerDied" in caplog.text and "normal decides" in caplog.text
