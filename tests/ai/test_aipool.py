@@ -80,3 +80,31 @@ async def test_a_worker_that_dies_is_survived_with_normal(caplog: pytest.LogCapt
     assert got == decide("cartagena", view, seat, legal, "normal", "seed-4", None, None)
     assert pool.fallbacks == 1
     assert "WorkerDied" in caplog.text and "normal decides" in caplog.text
+
+
+async def test_a_human_tables_decision_goes_before_queued_ai_only_ones() -> None:
+    import asyncio
+
+    from bot.aipool import AI_ONLY_TABLE, HUMAN_TABLE
+
+    view, seat, legal = _position()
+    pool = AIPool(processes=1, iterations=20)
+    done: list[str] = []
+
+    async def one(name: str, priority: int) -> None:
+        await pool.choose("cartagena", view, seat, legal, "hard", name, priority=priority)
+        done.append(name)
+
+    try:
+        await pool.pool.ready()  # type: ignore[union-attr]
+        first = asyncio.create_task(one("ai-0", AI_ONLY_TABLE))
+        await asyncio.sleep(0)  # the first job is submitted...
+        while pool.pool._queue.qsize():  # noqa: SLF001 - ...and taken by the only worker
+            await asyncio.sleep(0.01)
+        rest = [asyncio.create_task(one(f"ai-{i}", AI_ONLY_TABLE)) for i in (1, 2, 3)]
+        await asyncio.sleep(0.05)
+        human = asyncio.create_task(one("human", HUMAN_TABLE))
+        await asyncio.gather(first, *rest, human)
+    finally:
+        pool.shutdown()
+    assert done.index("human") <= 1, done  # at most the job already running finished before it
