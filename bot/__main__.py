@@ -67,6 +67,7 @@ def _parser() -> argparse.ArgumentParser:
         "--level", default="normal", help="AI level for every seat, or one per seat separated by commas (normal,easy)"
     )
     sim.add_argument("--seed", default="sim")
+    sim.add_argument("--ai-seconds", type=float, default=None, help="hard only: think time a decision (default 1)")
     sim.add_argument("--players", type=int, default=None, help="seats (default: the game's minimum)")
     sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     sim.add_argument("--variant", default=None)
@@ -133,7 +134,14 @@ def _simulate(args: argparse.Namespace) -> int:
     options = _options(game_id, args.option, args.variant)
     try:
         summary = simulate(
-            game_id, args.games, players=args.players, levels=levels, seed=args.seed, options=options, bar=sys.stderr
+            game_id,
+            args.games,
+            players=args.players,
+            levels=levels,
+            seed=args.seed,
+            options=options,
+            bar=sys.stderr,
+            ai_seconds=args.ai_seconds,
         )
     except IllegalAction as exc:
         raise SystemExit(f"parley: {exc.message}") from None

@@ -90,6 +90,7 @@ def simulate(
     options: dict[str, str] | None = None,
     bar: TextIO | None = None,
     ai: AIPool | None = None,
+    ai_seconds: float | None = None,
 ) -> Summary:
     """``games`` AI-only games; ``hard`` seats search in ``ai``'s worker process (one is started when none is
     given and a seat plays ``hard``)."""
@@ -102,7 +103,7 @@ def simulate(
     summary = Summary(game.info.id, players, per_seat, games=games, wins=[0.0] * players)
     own_pool = None
     if ai is None and any(level in SEARCHING_LEVELS for level in per_seat):
-        ai = own_pool = AIPool(processes=1)
+        ai = own_pool = AIPool(processes=1) if ai_seconds is None else AIPool(processes=1, seconds=ai_seconds)
     start = time.perf_counter()
     step = max(1, games // 100)
     for g in range(games):

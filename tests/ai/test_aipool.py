@@ -108,3 +108,10 @@ async def test_a_human_tables_decision_goes_before_queued_ai_only_ones() -> None
     finally:
         pool.shutdown()
     assert done.index("human") <= 1, done  # at most the job already running finished before it
+
+
+def test_simulate_plays_hard_through_a_worker() -> None:
+    from bot.simulate import simulate
+
+    summary = simulate("martinique", 1, players=2, levels=["hard", "normal"], seed="sim-hard", ai_seconds=0.1)
+    assert not summary.errors and summary.lengths
