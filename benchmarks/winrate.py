@@ -137,11 +137,20 @@ def report(result: dict[str, object]) -> None:
               f"errors {result['errors']}")
 
 
+def _decide_counting(*args: object) -> str:
+    """The worker's decision, with the iterations it searched appended after a tab (for the report only)."""
+    from bot.aipool import decide
+
+    action = decide(*args)  # type: ignore[arg-type]
+    return f"{action}\t{search.last_stats.iterations}"
+
+
 def timing(game_ids: list[str], decisions: int, seed: str) -> None:
     """Decision time at the default budget through the host's AI worker pool (spawned processes)."""
     from bot.aipool import AIPool  # the bot's own path: the benchmark measures what a table waits for
 
     pool = AIPool(processes=1)
+    pool.job = _decide_counting
     try:
         for gid in game_ids:
             game = registry.get(gid)
@@ -150,6 +159,7 @@ def timing(game_ids: list[str], decisions: int, seed: str) -> None:
             seat = game.to_act(state)[0]
             pool.choose_sync(gid, game.view(state, seat), seat, game.legal_actions(state, seat), "hard", "warm")
             times: list[float] = []
+            iterations: list[int] = []
             g = 0
             while len(times) < decisions and g < 50:
                 levels = ["hard"] + ["normal"] * (game.info.min_players - 1)
@@ -160,9 +170,12 @@ def timing(game_ids: list[str], decisions: int, seed: str) -> None:
                     legal = game.legal_actions(state, seat)
                     if seat == 0 and len(legal) > 1:
                         t0 = time.perf_counter()
-                        action = pool.choose_sync(gid, game.view(state, seat), seat, legal, "hard",
+                        answer = pool.choose_sync(gid, game.view(state, seat), seat, legal, "hard",
                                                   f"{seed}:{g}:{len(times)}", search.DEFAULT_SECONDS)
                         times.append(time.perf_counter() - t0)
+                        action, _, count = answer.partition("\t")
+                        if count:
+                            iterations.append(int(count))
                     else:
                         action = chooser(game, state, seat, legal)
                     state, _ = game.apply(state, seat, action)
@@ -170,7 +183,8 @@ def timing(game_ids: list[str], decisions: int, seed: str) -> None:
             print(
                 f"{gid}: hard decision at the default budget ({search.DEFAULT_SECONDS:g} s) through a worker "
                 f"process, n={len(times)}: p50 {percentile(times, 50):.3f} s, p95 {percentile(times, 95):.3f} s, "
-                f"max {max(times):.3f} s"
+                f"max {max(times):.3f} s; iterations searched: median {percentile(iterations, 50):.0f}, "
+                f"min {min(iterations, default=0)}; fallbacks to normal so far {pool.fallbacks}"
             )
     finally:
         pool.shutdown()
