@@ -26,7 +26,7 @@ from typing import Any
 from rules.core import State, clone
 
 from . import movement
-from .model import CREW, CREW_PER_KIND, KEEPER_CARDS, empty_crew, sailing
+from .model import CREW, CREW_PER_KIND, CREW_VALUE, KEEPER_CARDS, empty_crew, sailing
 
 KEEPER_CARDS_ALL = frozenset(num for nums in KEEPER_CARDS.values() for num in nums)
 
@@ -122,7 +122,11 @@ def sample(view: dict[str, Any], seat: int, rng: random.Random) -> State:
         return sailing(_counts(rng.sample(pool, min(n0, len(pool)))))
 
     for f in stack:
-        if f["kind"] == "GIVE":
+        if f["kind"] == "LOSE" and f["allowed"] == "best":
+            hand = players[f["seat"]]["hand"]
+            top = max((CREW_VALUE[k] for k in CREW if hand[k]), default=0)
+            f["allowed"] = [k for k in CREW if hand[k] and CREW_VALUE[k] == top]
+        elif f["kind"] == "GIVE":
             if f["seat"] == seat:
                 f["given"] = list(you.get("given", []))
             else:
@@ -191,6 +195,8 @@ def sample(view: dict[str, Any], seat: int, rng: random.Random) -> State:
         "combat": None,
         "last": last,
         "outcome": clone(view["outcome"]),
+        "game": "buccaneer",
+        "version": view["version"],
     }
     if any(f["kind"] == "task" and f["op"] == "combat_end" for f in stack):
         # a fight is on until its closing step runs; who fought is public

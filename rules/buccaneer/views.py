@@ -134,10 +134,12 @@ def public_view(state: State) -> dict[str, Any]:
 
 
 def _public_frame(frame: dict[str, Any]) -> dict[str, Any]:
-    """A pending step without what only its seat knows: the cards given so far (only their number) and a free move
-    still being planned."""
+    """A pending step without what only its seat knows: which crew a "lose your best" may take, the cards given
+    so far (only their number) and a free move still being planned."""
     out = dict(frame)
-    if frame["kind"] == "GIVE":
+    if frame["kind"] == "LOSE" and frame["what"] == "crew" and frame["allowed"] is not None:
+        out["allowed"] = "best"  # the kinds of the highest card held would tell the hand
+    elif frame["kind"] == "GIVE":
         out["given"] = len(frame["given"])
     elif frame["kind"] == "FREE_MOVE":
         out["plan"] = None

@@ -5,6 +5,7 @@ playable, it depends only on (view, rng), and it varies with the rng where somet
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Iterator
@@ -23,6 +24,12 @@ RUNS = {
         (4, {"ports": "random"}, "bu-c", "ai", 11),
         (2, {"honour": "on"}, "bu-d", "random", 5),
     ],
+    "treasure_island": [
+        (3, None, "ti-a", "ai", 7),
+        (2, {"expansion": "on", "tricks": "3"}, "ti-b", "ai", 5),
+        (5, {"map": "revenge"}, "ti-c", "random", 9),
+        (6, {"expansion": "on", "tricks": "2"}, "ti-d", "random", 7),
+    ],
     "flagon": [
         (2, None, "fl-a", "ai", 7),
         (5, None, "fl-b", "random", 11),
@@ -32,7 +39,13 @@ RUNS = {
 }
 
 
-def positions(game_id: str) -> Iterator[tuple[Game, State]]:
+@functools.cache
+def positions(game_id: str) -> list[tuple[Game, State]]:
+    """Every n-th position of the game's seeded playouts, and each final one (computed once per run)."""
+    return list(_positions(game_id))
+
+
+def _positions(game_id: str) -> Iterator[tuple[Game, State]]:
     game = get(game_id)
     for players, options, seed, kind, every in RUNS[game_id]:
         chooser = ai_chooser(["normal"] * players, seed) if kind == "ai" else random_chooser(random.Random(seed))
@@ -52,6 +65,7 @@ def check_sample(game: Game, state: State, seat: int, salt: str) -> State:
     again = game.sample(json.loads(frozen), seat, random.Random(f"{salt}:{seat}"))
     assert canonical_json(again) == canonical_json(sampled)
     assert sampled["seed"] != state["seed"]
+    assert sorted(sampled) == sorted(state), "the sample has the real state's fields"
     for s in game.to_act(sampled):
         legal = game.legal_actions(sampled, s)
         assert legal, f"{game.info.id}: seat {s} owes a decision in the sample but has no legal action"
@@ -82,7 +96,12 @@ def hidden_buccaneer(state: State, seat: int) -> str:
     return canonical_json([others, state["pirate_pile"], state["chance_pile"]])
 
 
-HIDDEN = {"flagon": hidden_flagon, "buccaneer": hidden_buccaneer}
+def hidden_treasure_island(state: State, seat: int) -> str:
+    keys = ("treasure", "hand", "compass_hand", "districts", "starting_deck", "black_deck", "district_pile")
+    return canonical_json([state[k] for k in keys])
+
+
+HIDDEN = {"flagon": hidden_flagon, "buccaneer": hidden_buccaneer, "treasure_island": hidden_treasure_island}
 
 
 @pytest.mark.parametrize("game_id", sorted(RUNS))
@@ -100,3 +119,30 @@ def test_samples_vary_with_the_rng(game_id: str) -> None:
         if len(guesses) > 1:
             varied += 1
     assert tried and varied >= tried // 2
+
+
+def test_treasure_only_where_the_pirate_cannot_rule_it_out() -> None:
+    """A pirate's sample buries the treasure on a node his own view leaves open, under hint tokens Silver could
+    have laid (Truth only on a hint that holds there, the Lie only on one that does not)."""
+    from rules.treasure_island import geometry as G
+
+    game = get("treasure_island")
+    checked = 0
+    for _, state in positions("treasure_island"):
+        if state["treasure"] is None or state["state"] == "over":
+            continue
+        for seat in range(state["n"]):
+            if seat == state["silver"]:
+                continue
+            view = game.view(state, seat)
+            excluded = G.mask_from_b64(view["private"]["certain_excluded"])
+            for k in range(3):
+                sampled = game.sample(view, seat, random.Random(k))
+                node = G.node(*sampled["treasure"])
+                assert not excluded >> node & 1
+                assert G.geo(state["options"]["map"]).legal[node]
+                for hint, token in zip(sampled["hints"], sampled["hint_tokens"], strict=True):
+                    holds = G.mask_from_b64(hint["true_mask"]) >> node & 1
+                    assert (token != "truth" or holds) and (token != "lie" or not holds)
+                checked += 1
+    assert checked > 100
