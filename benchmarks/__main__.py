@@ -1,16 +1,18 @@
 """Every Parley benchmark in one command, printed as one table with floors, ratios, budgets and verdicts.
 
-    python -m benchmarks [--quick] [--only games,host,startup,memory] [--games cartagena,flagon]
-                         [--tables 1,50,200,500] [--json figures.json]
+    python -m benchmarks [--quick] [--only games,host,store,startup,memory] [--games cartagena,flagon]
+                         [--tables 1,50,200,500] [--store-tables 200,500] [--json figures.json]
     parley bench ...                      (the same)
 
 Sections: per game (engine action time, a whole game of ``normal`` AIs, public picture time and size against
 the floor of a blank PNG of the same canvas through the same encoder, ``normal`` AI decision time); the
 host (action → committed reply at 1, 50, 200 and 500 live tables on SQLite on disk, against the drawing and
-the commit that reply waited for, and one SQLite commit alone); start-up with 10,000 stored tables; memory
-per live table. ``--quick`` measures fewer samples (a couple of minutes on a quiet 2-core machine); the
-full run takes about ten. Figures are printed, never asserted: the verdict column says where a budget is
-missed. Progress goes to stderr, the table to stdout.
+the commit that reply waited for, and one SQLite commit alone); PostgreSQL against SQLite (a commit, a move
+end to end, the host at 200 and 500 live tables on each, per core too; PostgreSQL at ``PARLEY_BENCH_PG``,
+default the local server, in a schema dropped afterwards; not measured without a server); start-up with
+10,000 stored tables; memory per live table. ``--quick`` measures fewer samples (a few minutes on a quiet
+2-core machine); the full run takes about a quarter of an hour. Figures are printed, never asserted: the
+verdict column says where a budget is missed. Progress goes to stderr, the table to stdout.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from typing import Any
 from bot.settings import default_render_processes
 from rules import registry
 
-SECTIONS = ("games", "host", "startup", "memory")
+SECTIONS = ("games", "host", "store", "startup", "memory")
 PICTURE_BUDGET = 2.0  # × the blank floor
 HOST_P95_BUDGET = 0.100  # seconds, at HOST_BUDGET_TABLES
 HOST_BUDGET_TABLES = 200
@@ -71,6 +73,11 @@ class Config:
     )
     #: render worker processes of the host: production's default (one per core, bot.settings)
     processes: int = field(default_factory=default_render_processes)
+    #: PostgreSQL against SQLite (benchmarks.store): host load points, measured moves each, commits timed
+    store_tables: list[int] = field(default_factory=lambda: [200, 500])
+    store_actions: int = 600
+    store_moves: int = 100
+    store_commits: int = 300
     startup_tables: int = 10_000
     memory_tables: int = 100
     memory_moves: int = 10
@@ -91,6 +98,9 @@ class Config:
                 HostPoint(200, 20.0, 80),
                 HostPoint(500, 20.0, 80),
             ],
+            store_actions=80,
+            store_moves=30,
+            store_commits=100,
             memory_tables=30,
             memory_moves=3,
         )
@@ -280,6 +290,61 @@ def host_rows(cfg: Config, results: dict[str, Any], log: Callable[[str], None]) 
     return rows
 
 
+def store_rows(cfg: Config, results: dict[str, Any], log: Callable[[str], None]) -> list[Row]:
+    from benchmarks.store import PG_SERVER, measure_stores
+
+    r = asyncio.run(
+        measure_stores(
+            tables=cfg.store_tables,
+            actions=cfg.store_actions,
+            move_actions=cfg.store_moves,
+            commits=cfg.store_commits,
+            processes=cfg.processes,
+            game=cfg.host_game,
+            log=log,
+        )
+    )
+    results["store"] = r
+    n = r["cores"]
+    rows = [Row(f"PostgreSQL against SQLite ({n} cores; per core = the figure / {n}; benchmarks.store)", "")]
+    if r["pg_unreachable"]:
+        rows.append(Row("PostgreSQL", f"not measured: no server at {PG_SERVER} ({r['pg_unreachable']})"[:100]))
+    for kind in ("sqlite", "postgresql"):
+        f = r.get(kind)
+        if not f:
+            continue
+        c, m = f["commit"], f["move"]["latency"]
+        rows += [
+            Row(
+                f"{kind} commit (store.append alone, one table)",
+                f"p50 {fmt_time(c['alone']['p50'])} p95 {fmt_time(c['alone']['p95'])}",
+            ),
+            Row(
+                f"{kind} CPU per commit (this process + the server's processes)",
+                f"{fmt_time(c['cpu_client'] + c['cpu_server'])} ({fmt_time(c['cpu_client'])} + {fmt_time(c['cpu_server'])}),"
+                f" ≤ {1 / max(1e-9, c['cpu_client'] + c['cpu_server']):.0f} commits/s per core",
+            ),
+            Row(
+                f"{kind} commits, {c['concurrent']} tables appending at once",
+                f"{c['rate']:.0f}/s, {c['rate'] / n:.0f}/s per core; each p95 {fmt_time(c['together']['p95'])}",
+            ),
+            Row(
+                f"{kind} move end to end (one table, back to back)",
+                f"p50 {fmt_time(m['p50'])} p95 {fmt_time(m['p95'])}",
+            ),
+        ]
+        for tables, h in f["host"].items():
+            lat = h["latency"]
+            rows.append(
+                Row(
+                    f"{kind}: {tables} live tables ({h['rate']:.1f} moves/s, {h['rate'] / n:.1f} per core, n={h['actions']})",
+                    f"p50 {fmt_time(lat['p50'])} p95 {fmt_time(lat['p95'])} p99 {fmt_time(lat['p99'])}",
+                    floor=f"commit {fmt_time(h['commit']['p50'])}, CPU/move {fmt_time(h['cpu_per_move'])}",
+                )
+            )
+    return rows
+
+
 def startup_rows(cfg: Config, results: dict[str, Any]) -> list[Row]:
     rows = [Row("Start-up", "")]
     try:
@@ -341,6 +406,8 @@ def run(
             guarded(game_id, lambda g=game_id: game_rows(g, cfg, results["games"]))
     if "host" in cfg.only:
         guarded("host", lambda: host_rows(cfg, results, log))
+    if "store" in cfg.only:
+        guarded("store", lambda: store_rows(cfg, results, log))
     if "startup" in cfg.only:
         guarded("startup", lambda: startup_rows(cfg, results))
     if "memory" in cfg.only:
@@ -372,8 +439,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--tables", default=None, help="host load points, e.g. 1,50,200,500")
     p.add_argument("--host-game", default=None, help="game of the host's tables: an id or mix (default mix)")
     p.add_argument(
-        "--processes", type=int, default=None, help="render worker processes of the host (default: production's, one per core)"
+        "--processes",
+        type=int,
+        default=None,
+        help="render worker processes of the host (default: production's, one per core)",
     )
+    p.add_argument("--store-tables", default=None, help="PostgreSQL against SQLite load points (default 200,500)")
     p.add_argument("--startup-tables", type=int, default=None, help="stored tables for start-up (default 10000)")
     p.add_argument("--json", default=None, metavar="FILE", help="also write the rows and raw figures here")
     return p
@@ -396,6 +467,8 @@ def config_from(args: argparse.Namespace) -> Config:
         cfg.host_game = args.host_game
     if args.processes is not None:
         cfg.processes = args.processes
+    if args.store_tables:
+        cfg.store_tables = [int(t) for t in args.store_tables.split(",")]
     if args.startup_tables is not None:
         cfg.startup_tables = args.startup_tables
     return cfg

@@ -1,4 +1,5 @@
-"""The table host under load: N concurrent tables through TableHost with SQLite on disk (WAL).
+"""The table host under load: N concurrent tables through TableHost with SQLite on disk (WAL), or on any store
+(``--db postgresql://…``, an empty database or schema).
 
 Every table seats its game's minimum of humans (console-style ids). Each table's players think for a random
 time (exponential, mean ``--think`` seconds), ask ``host.choices`` as the picker does, and then play a random
@@ -7,7 +8,7 @@ slow one (Treasure Island lists about 2,000 actions) delays the other tables' re
 picture and any private picture), per action. Budget: p95 under 100 ms with 200 live tables, and the host's
 own share of that time at most 20% of drawing plus one commit.
 
-    python -m benchmarks.host [--game cartagena|mix] [--tables 200] [--think 20] [--actions 600]
+    python -m benchmarks.host [--game cartagena|mix] [--tables 200] [--think 20] [--actions 600] [--db URL]
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import renderers
 from benchmarks.stats import describe, union_length
 from bot.factory import build_host
 from bot.settings import Settings, default_render_processes
+from bot.store import is_postgres_url, redact_url
 from bot.tables import Caller, Choice, TableHost, TableSummary
 from rules import registry
 
@@ -128,6 +130,31 @@ def commit_floor(folder: Path, *, repeats: int = 200, payload: int = 4000) -> di
         db.close()
 
 
+async def pg_commit_floor(url: str, *, repeats: int = 200, payload: int = 4000) -> dict[str, float]:
+    """One PostgreSQL commit alone, as :func:`commit_floor` for SQLite: a log row inserted and a snapshot of
+    ``payload`` bytes updated in one transaction, straight through one asyncpg connection, in temporary tables."""
+    import asyncpg
+
+    con = await asyncpg.connect(url)
+    try:
+        await con.execute(
+            "CREATE TEMPORARY TABLE floor_log (id BIGINT, n INTEGER, action TEXT, PRIMARY KEY (id, n));"
+            "CREATE TEMPORARY TABLE floor_snap (id BIGINT PRIMARY KEY, n INTEGER, snapshot TEXT);"
+            "INSERT INTO floor_snap VALUES (1, 0, '')"
+        )
+        blob = "x" * payload
+        times: list[float] = []
+        for n in range(1, repeats + 1):
+            t0 = time.perf_counter()
+            async with con.transaction():
+                await con.execute("INSERT INTO floor_log VALUES (1, $1, 'move')", n)
+                await con.execute("UPDATE floor_snap SET n = $1, snapshot = $2 WHERE id = 1", n, blob)
+            times.append(time.perf_counter() - t0)
+        return describe(times)
+    finally:
+        await con.close()
+
+
 class Replays:
     """The transport's side of a game's end, as the bot does it: the replay GIF is drawn in the background and
     published after the result; this counts them and times each from the game-ending move's delivery."""
@@ -199,6 +226,7 @@ async def measure_host(
     processes: int | None = None,
     seed: int = 1,
     db_dir: str | None = None,
+    db: str | None = None,
     log: Log | None = None,
 ) -> dict[str, Any]:
     """``tables`` live tables (``game``: one id, or ``mix`` for every game in turn) on a fresh SQLite file
@@ -210,18 +238,22 @@ async def measure_host(
     (the host's own time over drawing plus one commit measured alone, summed over the replies; see
     ``instrument``), share_beside_store, latency_by_game, plus tables, think, actions, refused, game_ends,
     rate (actions per second), setup_seconds, internal_errors, commit_floor, database (None when the
-    temporary folder was removed)."""
+    temporary folder was removed). ``db`` (a store URL, e.g. an empty PostgreSQL schema) replaces the SQLite file;
+    the commit floor is then one commit of that server."""
     say = log or (lambda _: None)
     own_folder = db_dir is None
     folder = Path(db_dir or tempfile.mkdtemp(prefix="parley-bench-"))
     folder.mkdir(parents=True, exist_ok=True)
-    db = folder / f"host-{tables}.sqlite3"
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    store_url = db or str(folder / f"host-{tables}.sqlite3")
+    if db is None:
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{store_url}{suffix}").unlink(missing_ok=True)
     ids = _game_ids(game)
     renderer = SwitchRenderer()
     # the production host (bot.factory), with the drawing switched off while the tables are set up
-    settings = Settings(db_path=str(db), render_processes=default_render_processes() if processes is None else processes)
+    settings = Settings(
+        db_path=store_url, render_processes=default_render_processes() if processes is None else processes
+    )
     processes = settings.render_processes
     host = build_host(settings, ai_seed=f"bench-{seed}", renderer=renderer)
     replays = Replays(host)
@@ -230,7 +262,7 @@ async def measure_host(
         t0 = time.perf_counter()
         seated = [await _seat_table(host, i, ids[i % len(ids)]) for i in range(tables)]
         setup = time.perf_counter() - t0
-        say(f"host: set up {tables} tables in {setup:.1f} s ({', '.join(ids)}); database {db}")
+        say(f"host: set up {tables} tables in {setup:.1f} s ({', '.join(ids)}); database {redact_url(store_url)}")
         renderer.real = True
         await _warm(host, ids, processes)
         instrument(host)
@@ -306,13 +338,15 @@ async def measure_host(
                 await nap(trnd.expovariate(1 / think) if think > 0 else 0)
 
         window[0] = time.perf_counter()
+        cpu0 = time.process_time()
         await asyncio.gather(*(table_loop(i, c, random.Random(rnd.random())) for i, c in enumerate(seated)))
         elapsed = max(1e-9, window[1] - window[0])
+        cpu = time.process_time() - cpu0  # the bot's own process (render workers are other processes)
         internal = host.internal_errors
         await host.idle()  # the last replays
     finally:
         await host.close()
-    floor = commit_floor(folder)
+    floor = await pg_commit_floor(store_url) if is_postgres_url(store_url) else commit_floor(folder)
     if own_folder:
         shutil.rmtree(folder, ignore_errors=True)
     # the budget's yardstick: the drawing this reply waited for plus ONE SQLite commit measured alone; the
@@ -330,6 +364,8 @@ async def measure_host(
         "refused": counts["refused"],
         "game_ends": counts["game_ends"],
         "rate": len(latencies) / elapsed,
+        # every move of the run, game-ending ones included, over the host process's CPU time
+        "cpu_per_move": cpu / max(1, len(latencies) + counts["game_ends"]),
         "setup_seconds": setup,
         "internal_errors": internal,
         "latency": describe(latencies),
@@ -344,7 +380,8 @@ async def measure_host(
         "replays": replays.count,
         "replay_seconds": describe(replays.seconds) if replays.seconds else None,
         "commit_floor": floor,
-        "database": None if own_folder else str(db),
+        "database": None if own_folder and db is None else redact_url(store_url),
+        "store": "postgresql" if is_postgres_url(store_url) else "sqlite",
     }
 
 
@@ -369,7 +406,7 @@ def report(r: dict[str, Any]) -> list[str]:
         f" {r['commit']['median'] * ms:.2f} ms, host's own median {r['own']['median'] * ms:.1f} ms;"
         f" own / (drawing + one commit) = {r['share']:.0%} ({r['share_beside_store']:.0%} counting the store's"
         " wall time as commit)",
-        f"one SQLite commit alone (WAL, synchronous=NORMAL, same disk): p50 {r['commit_floor']['p50'] * ms:.2f} ms,"
+        f"one {'PostgreSQL commit alone' if r.get('store') == 'postgresql' else 'SQLite commit alone (WAL, synchronous=NORMAL, same disk)'}: p50 {r['commit_floor']['p50'] * ms:.2f} ms,"
         f" p95 {r['commit_floor']['p95'] * ms:.2f} ms",
         f"budget p95 <= 100 ms: {'within' if lat['p95'] <= 0.1 else 'OVER'};"
         f" own share <= 20%: {'within' if r['share'] <= 0.2 else 'OVER'}",
@@ -388,6 +425,7 @@ def main(argv: list[str] | None = None) -> int:
         "--processes", type=int, default=None, help="render worker processes (default: production's, one per core)"
     )
     parser.add_argument("--db-dir", default=None, help="folder for the database file (default: a temp folder)")
+    parser.add_argument("--db", default=None, help="an empty store to use instead of a SQLite file (postgresql://…)")
     parser.add_argument("--json", default=None, help="also write the figures to this file")
     args = parser.parse_args(argv)
     r = asyncio.run(
@@ -399,6 +437,7 @@ def main(argv: list[str] | None = None) -> int:
             processes=args.processes,
             seed=args.seed,
             db_dir=args.db_dir,
+            db=args.db,
             log=print,
         )
     )

@@ -129,44 +129,10 @@ def copy_tables(path: str, templates: dict[str, list[tuple[int, int]]], n_tables
     con = sqlite3.connect(path)
     try:
         existing = con.execute("SELECT COUNT(*), COALESCE(MAX(id), 0), COALESCE(MAX(channel_id), 0) FROM tables")
-        count, next_id, next_channel = existing.fetchone()
-        to_add = max(0, n_tables - count)
-        n_running = round(n_tables * RUNNING_SHARE) - len(templates["running"])
-        n_lobby = max(0, round(n_tables * LOBBY_SHARE) - len(templates["lobby"]))
-        kinds = ["running"] * max(0, n_running) + ["lobby"] * n_lobby
-        kinds = (kinds + ["finished"] * to_add)[:to_add]
-        plan: list[tuple[int, int, int, int]] = []  # (new id, channel, user offset, template id)
-        for i, kind in enumerate(kinds):
-            source = templates[kind][i % len(templates[kind])][0]
-            plan.append((next_id + 1 + i, next_channel + 1 + i, 1000 * (i + 1), source))
-        columns = "guild_id, game_id, status, host_id, options, seed, ai_seed, players, state_no, snapshot, created"
+        plan = _copy_plan(templates, n_tables, *existing.fetchone())
         con.execute("BEGIN")
-        con.executemany(
-            f"INSERT INTO tables (id, channel_id, {columns}, updated)"
-            f" SELECT ?, ?, {columns.replace('host_id', 'host_id + ?')}, updated FROM tables WHERE id = ?",
-            plan,
-        )
-        con.executemany(
-            "INSERT INTO seats (table_id, seat, user_id, name, ai_level, vacated, reachable)"
-            " SELECT ?, seat, user_id + ?, name, ai_level, vacated, reachable FROM seats WHERE table_id = ?",
-            [(tid, offset, src) for tid, _, offset, src in plan],
-        )
-        con.executemany(
-            "INSERT INTO actions (table_id, n, kind, seat, action, by_ai, user_id, public, at)"
-            " SELECT ?, n, kind, seat, action, by_ai, user_id + ?, public, at FROM actions WHERE table_id = ?",
-            [(tid, offset, src) for tid, _, offset, src in plan],
-        )
-        con.executemany(
-            "INSERT INTO deadlines (table_id, seat, started, due, reminded)"
-            " SELECT ?, seat, started, due, reminded FROM deadlines WHERE table_id = ?",
-            [(tid, src) for tid, _, _, src in plan],
-        )
-        con.executemany(
-            "INSERT INTO results (table_id, guild_id, game_id, user_id, name, seat, won, score, finished)"
-            " SELECT ?, guild_id, game_id, user_id + ?, name, seat, won, score, finished FROM results"
-            " WHERE table_id = ?",
-            [(tid, offset, src) for tid, _, offset, src in plan],
-        )
+        for sql, rows in _copy_statements(plan):
+            con.executemany(sql, rows)
         con.commit()
         con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         counts = dict(con.execute("SELECT status, COUNT(*) FROM tables GROUP BY status").fetchall())
@@ -174,6 +140,69 @@ def copy_tables(path: str, templates: dict[str, list[tuple[int, int]]], n_tables
         return counts
     finally:
         con.close()
+
+
+async def copy_tables_into(store: Store, templates: dict[str, list[tuple[int, int]]], n_tables: int) -> dict[str, int]:
+    """:func:`copy_tables` through an open store of either kind (the same statements, one transaction)."""
+    [existing] = await store._fetch(  # noqa: SLF001 - a benchmark fills the database behind the host
+        "SELECT COUNT(*), COALESCE(MAX(id), 0), COALESCE(MAX(channel_id), 0) FROM tables"
+    )
+    plan = _copy_plan(templates, n_tables, *existing)
+    async with store.transaction() as tx:
+        for sql, rows in _copy_statements(plan):
+            await tx.executemany(sql, rows)
+    await store.after_copy()
+    counts = {r[0]: int(r[1]) for r in await store._fetch("SELECT status, COUNT(*) FROM tables GROUP BY status")}  # noqa: SLF001
+    counts["actions"] = int((await store._fetch("SELECT COUNT(*) FROM actions"))[0][0])  # noqa: SLF001
+    return counts
+
+
+def _copy_plan(
+    templates: dict[str, list[tuple[int, int]]], n_tables: int, count: int, next_id: int, next_channel: int
+) -> list[tuple[int, int, int, int]]:
+    """(new id, channel, user offset, template id) of every table to add."""
+    to_add = max(0, n_tables - count)
+    n_running = round(n_tables * RUNNING_SHARE) - len(templates["running"])
+    n_lobby = max(0, round(n_tables * LOBBY_SHARE) - len(templates["lobby"]))
+    kinds = ["running"] * max(0, n_running) + ["lobby"] * n_lobby
+    kinds = (kinds + ["finished"] * to_add)[:to_add]
+    plan: list[tuple[int, int, int, int]] = []
+    for i, kind in enumerate(kinds):
+        source = templates[kind][i % len(templates[kind])][0]
+        plan.append((next_id + 1 + i, next_channel + 1 + i, 1000 * (i + 1), source))
+    return plan
+
+
+def _copy_statements(plan: list[tuple[int, int, int, int]]) -> list[tuple[str, list[tuple[int, ...]]]]:
+    columns = "guild_id, game_id, status, host_id, options, seed, ai_seed, players, state_no, snapshot, created"
+    return [
+        (
+            f"INSERT INTO tables (id, channel_id, {columns}, updated)"
+            f" SELECT ?, ?, {columns.replace('host_id', 'host_id + ?')}, updated FROM tables WHERE id = ?",
+            plan,
+        ),
+        (
+            "INSERT INTO seats (table_id, seat, user_id, name, ai_level, vacated, reachable)"
+            " SELECT ?, seat, user_id + ?, name, ai_level, vacated, reachable FROM seats WHERE table_id = ?",
+            [(tid, offset, src) for tid, _, offset, src in plan],
+        ),
+        (
+            "INSERT INTO actions (table_id, n, kind, seat, action, by_ai, user_id, public, at)"
+            " SELECT ?, n, kind, seat, action, by_ai, user_id + ?, public, at FROM actions WHERE table_id = ?",
+            [(tid, offset, src) for tid, _, offset, src in plan],
+        ),
+        (
+            "INSERT INTO deadlines (table_id, seat, started, due, reminded)"
+            " SELECT ?, seat, started, due, reminded FROM deadlines WHERE table_id = ?",
+            [(tid, src) for tid, _, _, src in plan],
+        ),
+        (
+            "INSERT INTO results (table_id, guild_id, game_id, user_id, name, seat, won, score, finished)"
+            " SELECT ?, guild_id, game_id, user_id + ?, name, seat, won, score, finished FROM results"
+            " WHERE table_id = ?",
+            [(tid, offset, src) for tid, _, offset, src in plan],
+        ),
+    ]
 
 
 async def measure_startup(n_tables: int = 10_000, folder: str | None = None) -> dict[str, Any]:

@@ -1,10 +1,12 @@
 """The ``parley`` command line: ``run`` and ``sync`` (Discord), ``play`` (a table in the terminal),
-``simulate`` (AI-only games) and ``bench`` (every benchmark, one table)."""
+``simulate`` (AI-only games), ``bench`` (every benchmark, one table), ``db copy`` (a server's data from one
+store to another) and ``ratings rebuild``."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import inspect
 import sys
 from collections.abc import Sequence
@@ -60,6 +62,17 @@ def _parser() -> argparse.ArgumentParser:
     # the benchmark command's own options follow (see python -m benchmarks --help)
     sub.add_parser("bench", help="run every benchmark and print one table (python -m benchmarks)", add_help=False)
 
+    db = sub.add_parser("db", help="database tools")
+    db_sub = db.add_subparsers(dest="db_command", required=True)
+    copy = db_sub.add_parser(
+        "copy",
+        help="copy everything from one store to another (SQLite <-> PostgreSQL), then verify it by replaying every log",
+    )
+    copy.add_argument("--from", dest="source", required=True, metavar="URL", help="a SQLite path or postgresql://…")
+    copy.add_argument(
+        "--to", dest="target", required=True, metavar="URL", help="an empty SQLite path or postgresql://…"
+    )
+
     sim = sub.add_parser("simulate", help="AI-only games with a summary")
     sim.add_argument("game", help=f"one of: {', '.join(registry.game_ids())}")
     sim.add_argument("--games", type=int, default=100)
@@ -71,6 +84,11 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=int, default=None, help="seats (default: the game's minimum)")
     sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     sim.add_argument("--variant", default=None)
+
+    ratings = sub.add_parser("ratings", help="skill ratings kept in the database")
+    ratings_sub = ratings.add_subparsers(dest="ratings_command", required=True)
+    rebuild = ratings_sub.add_parser("rebuild", help="recompute every rating from the finished games, in order")
+    rebuild.add_argument("--db", default=None, help="the database (default: PARLEY_DB from the settings)")
     return parser
 
 
@@ -121,6 +139,23 @@ def _play(args: argparse.Namespace) -> int:
     )
 
 
+def _db_copy(args: argparse.Namespace) -> int:
+    from bot.store import redact_url
+    from bot.store.copy import CopyError, copy_database
+
+    say = lambda line: print(f"parley db copy: {line}", file=sys.stderr)  # noqa: E731
+    try:
+        report = asyncio.run(copy_database(args.source, args.target, say))
+    except CopyError as exc:
+        print(f"parley: {exc}", file=sys.stderr)
+        return 2
+    rows = ", ".join(f"{n} {t}" for t, n in report.rows.items())
+    print(f"copied {redact_url(args.source)} -> {redact_url(args.target)}: {rows}; {report.replayed} logs replayed")
+    for line in report.mismatches:
+        print(f"MISMATCH {line}")
+    return 0 if report.ok else 1
+
+
 def _simulate(args: argparse.Namespace) -> int:
     from bot.simulate import simulate
 
@@ -149,6 +184,30 @@ def _simulate(args: argparse.Namespace) -> int:
     return 1 if summary.errors else 0
 
 
+def _ratings(args: argparse.Namespace) -> int:
+    from bot import settings as settings_mod
+    from bot.factory import build_store
+
+    try:
+        settings = settings_mod.load(args.env_file)
+    except settings_mod.SettingsError as exc:
+        print(f"parley: {exc}", file=sys.stderr)
+        return 2
+    if args.db:
+        settings = dataclasses.replace(settings, db_path=args.db)
+
+    async def rebuild() -> int:
+        store = build_store(settings)
+        await store.open()
+        try:
+            return await store.rebuild_ratings()
+        finally:
+            await store.close()
+
+    print(f"Rated {asyncio.run(rebuild())} finished games.")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args, rest = parser.parse_known_args(argv)
@@ -163,6 +222,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _discord(args.command, args.env_file)
         if args.command == "play":
             return _play(args)
+        if args.command == "ratings":
+            return _ratings(args)
+        if args.command == "db":
+            return _db_copy(args)
         return _simulate(args)
     except KeyboardInterrupt:
         return 130

@@ -10,9 +10,10 @@ from bot.store import Store
 from bot.tables import TableHost
 
 
-def build_store(settings: Settings) -> Store:
-    """The store the settings name."""
-    return Store(settings.db_path)
+def build_store(where: Settings | str) -> Store:
+    """The store the settings' ``PARLEY_DB`` (or a URL) names: PostgreSQL for ``postgresql://…``, else the SQLite
+    file at that path (``sqlite:///path`` too)."""
+    return Store(where.db_path if isinstance(where, Settings) else where)
 
 
 def build_host(settings: Settings, **options: Any) -> TableHost:

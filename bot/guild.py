@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot import ratings
 from bot.api import Caller, Outputs, guarded
 from bot.outputs import clip, duration, quote
 from bot.store import Store
@@ -64,12 +65,23 @@ class GuildCommands:
         uid = caller.user_id if user_id is None else user_id
         rows = await self.store.user_stats(uid)
         who = "You have" if uid == caller.user_id else f"{await self.store.user_name(uid) or 'That member'} has"
+        rated = {g: (r, rank) for g, r, rank in await self.store.user_ratings(caller.guild_id, uid)}
+        # a game only left half-way has no result row (the AI finished it) but is rated all the same
+        played_games = {g for g, _, _ in rows}
+        rows += [(g, 0, 0) for g in sorted(rated) if g not in played_games]
         if not rows:
             return Outputs(reply=f"{who} no finished games yet.")
         lines = [f"{who} played:"]
-        for game_id, played, won in rows:
+        for game_id, played, won in sorted(rows):
             title = registry.get(game_id).info.title if game_id in registry.game_ids() else game_id
-            lines.append(f"• {title}: {played} played, {won} won")
+            parts = [f"{played} played, {won} won"] if played else []
+            if game_id in rated:
+                rating, rank = rated[game_id]
+                parts.append(
+                    f"rating {rating_text(rating)} here, "
+                    + (f"rank {rank}" if rank is not None else f"unranked until {ratings.MIN_GAMES} rated games")
+                )
+            lines.append(f"• {title}: {'; '.join(parts)}")
         return Outputs(reply="\n".join(lines))
 
     @guarded
@@ -80,17 +92,20 @@ class GuildCommands:
             return Outputs(
                 ok=False, reply=f"There is no game '{quote(game_id)}'. Games: {', '.join(registry.game_ids())}."
             )
-        rows = await self.store.leaderboard(caller.guild_id, game.info.id)
+        rows = await self.store.rating_board(caller.guild_id, game.info.id)
         if not rows:
-            return Outputs(reply=f"No finished {game.info.title} games on this server yet.")
-        lines = [f"**{game.info.title}** leaderboard"]
-        lines += [f"{i}. {name}: {won} won of {played}" for i, (_, name, won, played) in enumerate(rows, 1)]
+            return Outputs(reply=f"Nobody has {ratings.MIN_GAMES} rated {game.info.title} games on this server yet.")
+        lines = [f"**{game.info.title}** leaderboard · skill μ − 3σ · after {ratings.MIN_GAMES} rated games"]
+        lines += [
+            f"{i}. {name}: **{r.conservative:.1f}** ({rating_text(r)}, {r.games} games)"
+            for i, (_, _, name, r) in enumerate(rows, 1)
+        ]
         return Outputs(reply="\n".join(lines))
 
     @guarded
     async def forget_me(self, caller: Caller) -> Outputs:
         n = await self.store.forget_user(caller.user_id)
-        return Outputs(reply=f"Deleted your statistics ({n} game results).")
+        return Outputs(reply=f"Deleted your statistics and ratings ({n} game results).")
 
     @guarded
     async def rules(self, game_id: str | None = None) -> Outputs:
@@ -104,3 +119,8 @@ class GuildCommands:
                 ok=False, reply=f"There is no game '{quote(game_id)}'. Games: {', '.join(registry.game_ids())}."
             )
         return Outputs(reply=clip(f"**{game.info.title}**\n{game.info.rules or game.info.blurb}", 3900))
+
+
+def rating_text(r: ratings.Rating) -> str:
+    """μ ± σ, as the leaderboard and /stats show a rating."""
+    return f"{r.mu:.1f} ± {r.sigma:.1f}"

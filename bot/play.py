@@ -7,6 +7,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from bot import ratings
 from bot.aipool import AI_ONLY_TABLE, HUMAN_TABLE, AIPool, split_level
 from bot.api import Caller, Outputs, guarded
 from bot.outputs import MAX_ACTION_CHARS, clip, defang, outcome_text, private_part, refusal
@@ -75,7 +76,7 @@ class PlayMixin:
                     old if (old is not None and s in before_to_act) else DeadlineRow(t.id, s, now, now + limit, False)
                 )
         n = t.state_no + 1
-        await self.store.append(
+        changes = await self.store.append(
             t.id,
             n=n,
             kind="action",
@@ -90,6 +91,7 @@ class PlayMixin:
             finished=finished,
             # in the same transaction as the game-ending move: a crash just after it must not lose the results
             results=self._result_rows(t, outcome, now) if finished else None,
+            rating=self._rated_game(t, outcome, now) if finished else None,
         )
         undoable = bool(game.undoable(before, seat, action))
         t.state, t.state_no, t.deadlines, t.updated = after, n, deadlines, now
@@ -121,11 +123,11 @@ class PlayMixin:
                 if private_part(pub_before, game.view(before, s)) != private_part(pub_after, game.view(after, s)):
                     self._private_post(t, s, [], batch)
         if finished:
-            await self._finish(t, outcome, batch)
+            await self._finish(t, outcome, batch, ratings.change_line(changes))
         else:
             self._pend_board(t, batch)
 
-    async def _finish(self, t: Table, outcome: Outcome | None, batch: Batch) -> None:
+    async def _finish(self, t: Table, outcome: Outcome | None, batch: Batch, rating_line: str = "") -> None:
         game = t.game
         assert t.state is not None
         t.status = "finished"
@@ -135,6 +137,8 @@ class PlayMixin:
             outcome = Outcome((), "no one can move")
         who = [t.who(s.seat) for s in t.seats]
         batch.summary = f"**Game over** · {game.info.title} · table {t.id}\n" + outcome_text(game, outcome, who)
+        if rating_line:
+            batch.summary += "\n" + rating_line
         batch.replay = True
         t.deadlines.clear()
         self._retire(t)
@@ -159,6 +163,19 @@ class PlayMixin:
             for s in t.seats
             if s.user_id is not None and s.ai_level is None
         ]
+
+    @staticmethod
+    def _rated_game(t: Table, outcome: Outcome | None, now: float) -> ratings.RatedGame | None:
+        """The rating update of a finished game (committed with the game-ending move), None if not rated."""
+        return ratings.rated_game(
+            table_id=t.id,
+            guild_id=t.guild_id,
+            game_id=t.game_id,
+            finished=now,
+            # an AI is rated by its level, whatever think time the table gave it (``hard:3`` is ``hard``)
+            seats=[(s.seat, s.user_id, s.name, s.ai_level and split_level(s.ai_level)[0], s.vacated) for s in t.seats],
+            outcome=outcome,
+        )
 
     async def _ai_action(self, t: Table, seat: int, level: str) -> str:
         game = t.game

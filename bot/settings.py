@@ -1,7 +1,7 @@
 """Configuration from the environment and ``.env`` (python-dotenv). The environment wins over the file.
 
 Settings: ``DISCORD_TOKEN`` (the bot token; never logged or shown), ``PARLEY_DB`` (the SQLite file,
-default ``parley.sqlite3``), ``PARLEY_DEV_GUILD`` (a server id for instant command sync while developing),
+default ``parley.sqlite3``, or a ``postgresql://`` URL whose password is never shown either), ``PARLEY_DEV_GUILD`` (a server id for instant command sync while developing),
 ``PARLEY_LOG_LEVEL`` (``DEBUG``, ``INFO``, ``WARNING``, ``ERROR``; default ``INFO``), ``PARLEY_RENDER_PROCESSES``
 (worker processes that draw pictures and replays; default one per core; 0 draws in two threads of the bot's own
 process, which slows the event loop under load), ``PARLEY_AI_PROCESSES`` (worker processes for ``hard`` AI
@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dotenv import dotenv_values
+
+from bot.store.base import redact_url
 
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -41,7 +43,7 @@ class Settings:
         # the token must never reach a log line or a traceback
         token = "set" if self.token else "missing"
         return (
-            f"Settings(token=<{token}>, db_path={self.db_path!r}, dev_guild={self.dev_guild!r},"
+            f"Settings(token=<{token}>, db_path={redact_url(self.db_path)!r}, dev_guild={self.dev_guild!r},"
             f" log_level={self.log_level!r}, render_processes={self.render_processes!r},"
             f" ai_processes={self.ai_processes!r}, ai_seconds={self.ai_seconds!r},"
             f" ai_takeover_level={self.ai_takeover_level!r})"

@@ -93,6 +93,11 @@ class Outcome:
     reason: str
     scores: tuple[float, ...] | None = None
     ranking: tuple[int, ...] | None = None
+    # For skill ratings (bot/ratings.py). ``teams`` are the sides, each a tuple of seats sharing one result
+    # (None: every seat plays for itself); ``places`` give each side's place, 1 best, equal places tied (None:
+    # the winners first and everyone else tied second, and a game without winners is not rated).
+    teams: tuple[tuple[int, ...], ...] | None = None
+    places: tuple[int, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -100,7 +105,27 @@ class Outcome:
             "reason": self.reason,
             "scores": None if self.scores is None else list(self.scores),
             "ranking": None if self.ranking is None else list(self.ranking),
+            "teams": None if self.teams is None else [list(t) for t in self.teams],
+            "places": None if self.places is None else list(self.places),
         }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Outcome:
+        """The inverse of :meth:`to_json`; the rating fields may be absent (outcomes stored before them)."""
+
+        def seq(key: str) -> tuple[Any, ...] | None:
+            value = data.get(key)
+            return None if value is None else tuple(value)
+
+        teams = data.get("teams")
+        return cls(
+            tuple(data["winners"]),
+            data["reason"],
+            seq("scores"),
+            seq("ranking"),
+            None if teams is None else tuple(tuple(t) for t in teams),
+            seq("places"),
+        )
 
 
 def normalize_text(text: str) -> str:

@@ -80,7 +80,12 @@ class Buccaneer(Game):
         out = state["outcome"]
         if out is None:
             return None
-        return Outcome(tuple(out["winners"]), out["reason"], tuple(out["scores"]), tuple(out["ranking"]))
+        winners, scores = tuple(out["winners"]), tuple(float(x) for x in out["scores"])
+        # ratings rank by treasure landed (the winner first), equal landed values tied; so a game stopped by the
+        # round limit, which has no winner, is still rated
+        key = [(s not in winners, -scores[s]) for s in range(len(scores))]
+        places = tuple(1 + sum(k < key[s] for k in key) for s in range(len(scores)))
+        return Outcome(winners, out["reason"], scores, tuple(out["ranking"]), places=places)
 
     def parse(self, text: str) -> Action:
         action = normalize_text(text)

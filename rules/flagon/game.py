@@ -186,7 +186,20 @@ class Flagon(Game):
         seat_crew = {s: crew for crew, seats in state["crews"].items() for s in seats}
         scores = tuple(float(totals[seat_crew[s]]) for s in range(state["players"]))
         ranking = tuple(sorted(range(state["players"]), key=lambda s: (-scores[s], s)))
-        return Outcome(winners=tuple(r["winners"]), reason="navy", scores=scores, ranking=ranking)
+        # ratings: each crew is a side, the winning crews first, then by total (and chests on the ships, the
+        # result's own tie-break), still equal is a tie; in the tavern every seat is its own crew, so that
+        # free-for-all is ranked seat by seat
+        crews = sorted(c for c in state["crews"] if state["crews"][c])
+        teams = tuple(tuple(state["crews"][c]) for c in crews)
+        tavern = state.get("map") == "tavern"
+        key = {
+            c: (not set(teams[i]) & set(r["winners"]), -totals[c], 0 if tavern else -r["scores"][c]["chests"])
+            for i, c in enumerate(crews)
+        }
+        places = tuple(1 + sum(k < key[c] for k in key.values()) for c in crews)
+        return Outcome(
+            winners=tuple(r["winners"]), reason="navy", scores=scores, ranking=ranking, teams=teams, places=places
+        )
 
     # -- helpers for hosts and AIs ------------------------------------------------------------------------
     def label(self, view: dict[str, Any], action: str) -> str:

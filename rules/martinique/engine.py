@@ -520,7 +520,9 @@ def outcome(state: State) -> Outcome | None:
     totals = tuple(float(r["scores"][str(i)]["total"]) for i in range(2))
     winners = tuple(r["winners"])
     ranking = tuple(sorted(range(2), key=lambda i: (i not in winners, -totals[i], i)))
-    return Outcome(winners, r["reason"], totals, ranking)
+    # a tie ("still tied? no winner") is a draw for ratings, not a game left unrated
+    places = (1, 1) if not winners else None
+    return Outcome(winners, r["reason"], totals, ranking, places=places)
 
 
 def apply(state: State, seat: int, text: str) -> tuple[State, list[Event]]:

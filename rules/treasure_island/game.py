@@ -128,7 +128,17 @@ class TreasureIsland(core.Game):
             return None
         winners = tuple(o["winners"])
         scores = tuple(1.0 if s in winners else 0.0 for s in range(state["n"]))
-        return Outcome(winners, o["reason"], scores)
+        if not winners:
+            # the 30-round cap: the original names only two ways to win, so nobody is ranked (not rated)
+            return Outcome(winners, o["reason"], scores)
+        # Ratings: Long John Silver and his traitor are one side; every other pirate plays for himself (only the
+        # finder wins, so the other pirates lost to him as much as Silver did). A traitor who finds the gold
+        # himself wins alone, against Silver.
+        silver, traitor = state["silver"], state["traitor"]
+        side = (silver,) if traitor is None or traitor in winners and silver not in winners else (silver, traitor)
+        teams = (side, *((p,) for p in range(state["n"]) if p not in side))
+        places = tuple(1 if any(p in winners for p in team) else 2 for team in teams)
+        return Outcome(winners, o["reason"], scores, teams=teams, places=places)
 
     # -- text -------------------------------------------------------------------------------------------
     def parse(self, text: str) -> str:

@@ -72,6 +72,27 @@ def db_path(tmp_path: Path) -> str:
 HostFactory = Callable[..., Awaitable[TableHost]]
 
 
+async def raw_write(url: str, sql: str, args: tuple[Any, ...] = ()) -> int:
+    """One statement (``?`` placeholders) committed straight into the database at ``url``, behind the host's
+    back (a tampered log, a seat changed while the bot was down); the number of rows it changed."""
+    store = Store(url)
+    await store.open()
+    try:
+        async with store.transaction() as tx:
+            return await tx.execute(sql, args)
+    finally:
+        await store.close()
+
+
+async def raw_read(url: str, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
+    store = Store(url)
+    await store.open()
+    try:
+        return await store._fetch(sql, args)  # noqa: SLF001 - tests look inside
+    finally:
+        await store.close()
+
+
 @pytest.fixture
 async def make_host(db_path: str, clock: Clock) -> AsyncIterator[HostFactory]:
     hosts: list[TableHost] = []

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import logging
 import os
 import random
@@ -141,34 +142,43 @@ class Player:
 def inject(fault: str) -> None:
     """Break the host's storage on purpose, so the crash test can prove it notices (never used otherwise).
 
-    ``no-commit``: a move is acknowledged without being committed (it is committed later, with whatever write
-    commits next). ``split-commit``: the log entry is committed in one transaction and the snapshot in the next.
+    ``no-commit``: a move is acknowledged before it is committed: ``Store.append`` returns at once and its
+    transaction is written by the store's next call, whatever it is (so every later read and write still sees
+    it, as with a transaction left open). Held moves are written in order under one lock, so this works the same
+    on every store and never lets two moves race. Killed in between, the acknowledged move is lost.
     """
-    real_append, real_run = Store.append, Store._run
-
-    async def never_commit() -> None:
-        return None
-
-    async def append_without_commit(self: Store, *args: Any, **kwargs: Any) -> None:
-        # append holds the store's write lock throughout, so no other write commits in between
-        self.db.commit = never_commit  # type: ignore[method-assign]
-        try:
-            await real_append(self, *args, **kwargs)
-        finally:
-            del self.db.commit
-
-    async def run_committing_the_log_alone(self: Store, sql: str, args: Any = ()) -> Any:
-        done = await real_run(self, sql, args)
-        if sql.startswith("INSERT INTO actions"):
-            await self.db.commit()
-        return done
-
-    if fault == "no-commit":
-        Store.append = append_without_commit  # type: ignore[method-assign]
-    elif fault == "split-commit":
-        Store._run = run_committing_the_log_alone  # type: ignore[method-assign]
-    elif fault != "none":
+    if fault == "none":
+        return
+    if fault != "no-commit":
         raise ValueError(f"unknown fault {fault!r}")
+    held: list[tuple[Store, tuple[Any, ...], dict[str, Any]]] = []
+    lock = asyncio.Lock()
+    real_append = Store.append
+
+    async def write_held() -> None:
+        while held:
+            store, args, kwargs = held.pop(0)
+            await real_append(store, *args, **kwargs)
+
+    async def append_later(self: Store, *args: Any, **kwargs: Any) -> None:
+        async with lock:
+            await write_held()
+            held.append((self, args, kwargs))
+
+    def after_held(name: str) -> Any:
+        real = getattr(Store, name)
+
+        async def call(self: Store, *args: Any, **kwargs: Any) -> Any:
+            async with lock:
+                await write_held()
+            return await real(self, *args, **kwargs)
+
+        return call
+
+    for name, member in vars(Store).items():
+        if inspect.iscoroutinefunction(member) and not name.startswith("_") and name not in ("open", "append"):
+            setattr(Store, name, after_held(name))
+    Store.append = append_later  # type: ignore[method-assign]
 
 
 async def main(db: str, seed: int, channels: int, seconds: float, fault: str = "none") -> None:

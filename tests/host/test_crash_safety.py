@@ -1,5 +1,5 @@
 """Crash safety: a table host in a child process is SIGKILLed at random moments, again and again, on one database
-file; after every kill no acknowledged move is missing and the database is intact, and every table's log
+(a SQLite file, and a PostgreSQL schema: every test runs on both stores); after every kill no acknowledged move is missing and the database is intact, and every table's log
 replays from its seed to its stored snapshot.
 
 The child is :mod:`tests.host.crash_child`: every seat a human, two tables per game played at once, a tiny
@@ -27,14 +27,16 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import pytest
 
+from bot import ratings
 from bot.replay import replay_steps, same_state
-from bot.store import LogRow, Store
+from bot.store import LogRow, Store, is_postgres_url
 from bot.tables import Caller, TableHost
 from rules import registry
+from tests import pg
 from tests.host import crash_child
 
 REPO = Path(__file__).resolve().parents[2]
@@ -99,12 +101,16 @@ class Ledger:
 class Db:
     """One read-only look at the database file, as a restarted host would find it."""
 
-    tables: dict[int, sqlite3.Row]
-    actions: dict[int, dict[int, sqlite3.Row]]
+    tables: dict[int, Any]  # sqlite3.Row or asyncpg.Record: both read by column name
+    actions: dict[int, dict[int, Any]]
     results: Counter[int]
+    rating_changes: Counter[int]  # rated seats per table
+    seats: dict[int, list[Any]]
 
     @classmethod
     def read(cls, path: str) -> Db:
+        if is_postgres_url(path):
+            return cls.read_postgres(path)
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         db.row_factory = sqlite3.Row
         try:
@@ -115,9 +121,48 @@ class Db:
             for r in db.execute("SELECT * FROM actions ORDER BY table_id, n"):
                 actions.setdefault(r["table_id"], {})[r["n"]] = r
             results = Counter(r[0] for r in db.execute("SELECT table_id FROM results"))
+            rating_changes = Counter(r[0] for r in db.execute("SELECT table_id FROM rating_changes"))
+            seats: dict[int, list[sqlite3.Row]] = {}
+            for r in db.execute("SELECT * FROM seats ORDER BY table_id, seat"):
+                seats.setdefault(r["table_id"], []).append(r)
         finally:
             db.close()
-        return cls(tables, actions, results)
+        return cls(tables, actions, results, rating_changes, seats)
+
+    def rated_seats(self, t: Any) -> int:
+        """How many seats a finished table's rating update covers (0 where its rules rank nobody)."""
+        game = registry.get(t["game_id"])
+        outcome = game.outcome(game.load(json.loads(t["snapshot"])))
+        seats = [(s["seat"], s["user_id"], s["name"], s["ai_level"], bool(s["vacated"])) for s in self.seats[t["id"]]]
+        rated = ratings.rated_game(
+            table_id=t["id"], guild_id=t["guild_id"], game_id=t["game_id"], finished=0.0, seats=seats, outcome=outcome
+        )
+        return 0 if rated is None else len(rated.entries)
+
+    @classmethod
+    def read_postgres(cls, url: str) -> Db:
+        """The same look at a PostgreSQL schema, in one read-only transaction (one snapshot of every table)."""
+
+        async def read() -> Db:
+            import asyncpg
+
+            con = await asyncpg.connect(url)
+            try:
+                async with con.transaction(isolation="repeatable_read", readonly=True):
+                    tables = {r["id"]: r for r in await con.fetch("SELECT * FROM tables ORDER BY id")}
+                    actions: dict[int, dict[int, Any]] = {}
+                    for r in await con.fetch("SELECT * FROM actions ORDER BY table_id, n"):
+                        actions.setdefault(r["table_id"], {})[r["n"]] = r
+                    results = Counter(r[0] for r in await con.fetch("SELECT table_id FROM results"))
+                    rating_changes = Counter(r[0] for r in await con.fetch("SELECT table_id FROM rating_changes"))
+                    seats: dict[int, list[Any]] = {}
+                    for r in await con.fetch("SELECT * FROM seats ORDER BY table_id, seat"):
+                        seats.setdefault(r["table_id"], []).append(r)
+            finally:
+                await con.close()
+            return cls(tables, actions, results, rating_changes, seats)
+
+        return pg.run_sync(read)
 
     def log(self, table_id: int) -> list[LogRow]:
         return [
@@ -154,8 +199,11 @@ def check_after_kill(path: str, ledger: Ledger, replayed: dict[int, int], replay
         # the snapshot and the log entry are one transaction: the state number is always the last entry's
         assert ns == list(range(1, t["state_no"] + 1)), f"table {t['id']}: state {t['state_no']}, log {ns[-3:]}"
         if t["status"] == "finished":
-            # committed with the game-ending move (every seat is a human here)
+            # committed with the game-ending move (every seat is a human here), and so is the rating update
             assert db.results[t["id"]] == t["players"], f"finished table {t['id']} lacks its results"
+            assert db.rating_changes[t["id"]] == db.rated_seats(t), f"finished table {t['id']} lacks its ratings"
+        else:
+            assert db.rating_changes[t["id"]] == 0, f"table {t['id']} is rated but not finished"
         if replayed.get(t["id"]) != t["state_no"] and (replay_all or t["status"] == "finished"):
             game = registry.get(t["game_id"])
             steps = replay_steps(game, t["players"], json.loads(t["options"]), t["seed"], db.log(t["id"]))
@@ -335,10 +383,23 @@ async def touch_every_table(path: str) -> TableHost:
     return host
 
 
+async def ratings_rebuilt(path: str) -> bool:
+    """Rebuild the ratings; whether they came out as they were (and some game was rated at all)."""
+    query = "SELECT * FROM ratings ORDER BY guild_id, game_id, player"
+    store = Store(path)
+    await store.open()
+    try:
+        before = [tuple(r) for r in await store._fetch(query)]  # noqa: SLF001 - tests look inside
+        await store.rebuild_ratings()
+        return bool(before) and before == [tuple(r) for r in await store._fetch(query)]  # noqa: SLF001
+    finally:
+        await store.close()
+
+
 def test_sigkill_at_random_moments_never_loses_an_acknowledged_move(
-    server: ForkServer, child_stderr: Path, tmp_path: Path
+    server: ForkServer, child_stderr: Path, db_url: str
 ) -> None:
-    path = str(tmp_path / "crash.sqlite3")
+    path = db_url
     rnd = random.Random(20261122)
     ledger = Ledger()
     replayed: dict[int, int] = {}
@@ -351,6 +412,8 @@ def test_sigkill_at_random_moments_never_loses_an_acknowledged_move(
     check_after_kill(path, ledger, replayed, replay_all=True)
     host = asyncio.run(touch_every_table(path))
     assert host.internal_errors == 0 and host.replay_mismatches == []
+    # the ratings the killed hosts wrote one game at a time are what a rebuild computes from the finished tables
+    assert asyncio.run(ratings_rebuilt(path)), "a rebuild changed the ratings"
 
     played = Counter(ledger.games[t] for t, _ in ledger.acked)
     tables = Db.read(path).tables.values()
@@ -372,9 +435,9 @@ def test_sigkill_at_random_moments_never_loses_an_acknowledged_move(
 
 @pytest.mark.parametrize("fault", ["no-commit"])
 def test_the_checks_catch_a_host_that_acknowledges_before_committing(
-    server: ForkServer, tmp_path: Path, fault: str
+    server: ForkServer, db_url: str, fault: str
 ) -> None:
-    path = str(tmp_path / "crash.sqlite3")
+    path = db_url
     ledger = Ledger()
     with pytest.raises(AssertionError, match="acknowledged move lost"):
         for k in range(3):

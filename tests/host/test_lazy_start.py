@@ -1,5 +1,6 @@
 """Lazy start-up: a restarted host indexes its tables without replaying their logs; a table is loaded (its log
-replayed and checked) on first touch, under its lock, exactly once; deadlines of unloaded tables still fire."""
+replayed and checked) on first touch, under its lock, exactly once; deadlines of unloaded tables still fire.
+Every test runs on SQLite and on PostgreSQL (``db_url``)."""
 
 from __future__ import annotations
 
@@ -8,16 +9,22 @@ import logging
 import time
 from typing import Any
 
-import aiosqlite
 import pytest
 
 import bot.restore
 import bot.tables
-from benchmarks.startup import copy_tables
+from benchmarks.startup import copy_tables_into
+from bot.store import Store
 from bot.tables import Caller, TableHost
 from rules import registry
 from rules.core import canonical_json
-from tests.host.conftest import ANA, BEN, CHANNEL, Clock, HostFactory, running, state_of
+from tests.host.conftest import ANA, BEN, CHANNEL, Clock, HostFactory, raw_write, running, state_of
+
+
+@pytest.fixture
+def db_path(db_url: str) -> str:
+    """The host fixtures' database is this module's ``db_url``: each test on both stores."""
+    return db_url
 
 
 class CountingReplay:
@@ -87,10 +94,11 @@ async def test_a_tampered_log_is_reported_when_the_table_is_first_touched(
     await first.play(ANA, "mark")
     table_id = first.table_for(CHANNEL).table_id
     await first.close()
-    async with aiosqlite.connect(db_path) as db:  # the logged mark becomes an "end": the snapshot no longer follows
-        cur = await db.execute("UPDATE actions SET action = 'end' WHERE table_id = ? AND action = 'mark'", (table_id,))
-        assert cur.rowcount == 1
-        await db.commit()
+    # the logged mark becomes an "end": the snapshot no longer follows
+    changed = await raw_write(
+        db_path, "UPDATE actions SET action = 'end' WHERE table_id = ? AND action = 'mark'", (table_id,)
+    )
+    assert changed == 1
 
     with caplog.at_level(logging.ERROR, logger="parley.tables"):
         second = await make_host()
@@ -174,7 +182,12 @@ async def test_start_up_with_three_hundred_tables_replays_no_log(
 
     templates = {kind: [(await table(kind), 0)] for kind in ("running", "finished", "lobby")}
     await first.close()
-    counts = copy_tables(db_path, templates, 300)
+    store = Store(db_path)
+    await store.open()
+    try:
+        counts = await copy_tables_into(store, templates, 300)
+    finally:
+        await store.close()
     assert sum(v for k, v in counts.items() if k != "actions") == 300 and counts["running"] == 90
 
     logs = 0

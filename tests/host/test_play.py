@@ -182,8 +182,9 @@ async def test_a_whole_game_with_an_ai_ends_with_summary_replay_and_results(host
     assert table is not None and table.status == "finished" and table.to_act == ()
     played = (await host.stats(ANA)).reply + (await host.stats(BEN)).reply
     assert played.count("Toy Gems: 1 played") == 2
-    board = (await host.leaderboard(ANA, "toy")).reply
-    assert "Ana" in board and "Ben" in board and "AI" not in board
+    assert "Ratings: Ana 25.0 → " in summary_post.text and "Parley AI · normal 25.0 → " in summary_post.text
+    board = (await host.leaderboard(ANA, "toy")).reply  # a player is listed after 3 rated games
+    assert board == "Nobody has 3 rated Toy Gems games on this server yet."
     assert (await host.open(ANA, "toy", {})).ok  # the channel is free again
 
 
@@ -236,7 +237,9 @@ async def test_when_the_last_human_leaves_the_ais_play_it_out_in_a_few_posts(hos
     assert 1 <= len(boards) <= 6 and all(p.image for p in boards)
     assert host.table_for(CHANNEL).status == "finished"
     assert (await published.replay_after(out)).image
-    assert "no finished games" in (await host.stats(ANA)).reply  # a player who left is not credited
+    # a player who left is not credited with a result, but is rated for the seat (leaving does not dodge a loss)
+    stats = (await host.stats(ANA)).reply
+    assert "• Toy Gems: rating " in stats and " played, " not in stats
 
 
 async def test_an_ai_only_table_that_cannot_finish_is_abandoned_not_replayed_every_tick(

@@ -49,18 +49,18 @@ class ServerCog(commands.Cog):
                 game = summary.game_id if summary is not None else None
             await self._run(interaction, lambda _caller: self.host.rules(game))
 
-        stats = app_commands.Group(name="stats", description="Games played and won", guild_only=True)
+        stats = app_commands.Group(name="stats", description="Games played and won, and skill ratings", guild_only=True)
 
-        @stats.command(name="show", description="Games played and won per game, yours or a member's")
+        @stats.command(name="show", description="Games played and won, rating and rank per game, yours or a member's")
         @app_commands.describe(member="Whose statistics (default: yours)")
         async def show(interaction: discord.Interaction, member: Optional[discord.User] = None) -> None:  # noqa: UP045
             await self._run(interaction, lambda c: self.host.stats(c, None if member is None else member.id))
 
-        @stats.command(name="forget", description="Delete all your statistics")
+        @stats.command(name="forget", description="Delete all your statistics and ratings")
         async def forget(interaction: discord.Interaction) -> None:
             await self._run(interaction, self.host.forget_me)
 
-        @app_commands.command(name="leaderboard", description="The best players of a game on this server")
+        @app_commands.command(name="leaderboard", description="A game's players on this server ranked by skill rating")
         @app_commands.guild_only()
         @app_commands.choices(game=games)
         async def leaderboard(interaction: discord.Interaction, game: str) -> None:

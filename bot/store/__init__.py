@@ -1,0 +1,36 @@
+"""Storage: ``Store(url)`` is the SQLite store for a path (the default) and the PostgreSQL store for a
+``postgresql://`` URL, both behind one contract (:mod:`bot.store.base`)."""
+
+from bot.store.base import (
+    DATA_TABLES,
+    DEFAULT_SETTINGS,
+    MIGRATIONS,
+    DeadlineRow,
+    IntegrityError,
+    LogRow,
+    SeatRow,
+    Step,
+    Store,
+    TableRow,
+    is_postgres_url,
+    redact_url,
+)
+from bot.store.postgres import PostgresStore
+from bot.store.sqlite import SQLiteStore
+
+__all__ = [
+    "DATA_TABLES",
+    "DEFAULT_SETTINGS",
+    "MIGRATIONS",
+    "DeadlineRow",
+    "IntegrityError",
+    "LogRow",
+    "PostgresStore",
+    "SQLiteStore",
+    "SeatRow",
+    "Step",
+    "Store",
+    "TableRow",
+    "is_postgres_url",
+    "redact_url",
+]
