@@ -2,6 +2,7 @@
 
     python -m benchmarks.winrate                       # the hard-AI report: every game, see SUITE below
     python -m benchmarks.winrate --only cartagena,martinique --games 100 --iterations 16
+    python -m benchmarks.winrate --games 0 --timing 20    # decision times of every game at the default budget
     python -m benchmarks.winrate --game cartagena --levels normal,easy --games 500
     python -m benchmarks.winrate --game treasure_island --levels normal,normal,normal --fixed-seats \
         --option silver=first --games 300     # "seat 1" is then Long John Silver's win rate
@@ -212,11 +213,12 @@ def main(argv: list[str] | None = None) -> None:
     else:
         prefixes = [p.strip() for p in args.only.split(",")] if args.only else None
         runs = [r for r in SUITE if prefixes is None or any(r.label.startswith(p) for p in prefixes)]
-    print(f"hard searches {args.iterations} iterations a decision; {args.games} games per configuration")
-    with search.budget(iterations=args.iterations):
-        for r in runs:
-            report(run(r, args.games, args.seed, args.max_actions))
-            sys.stdout.flush()
+    if args.games > 0:  # --games 0 --timing N: decision times only
+        print(f"hard searches {args.iterations} iterations a decision; {args.games} games per configuration")
+        with search.budget(iterations=args.iterations):
+            for r in runs:
+                report(run(r, args.games, args.seed, args.max_actions))
+                sys.stdout.flush()
     if args.timing:
         ids = sorted({r.game for r in runs})
         timing(ids, args.timing, args.seed)
