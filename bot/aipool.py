@@ -36,6 +36,9 @@ SEARCHING_LEVELS = frozenset({"hard"})
 FALLBACK_LEVEL = "normal"
 #: priorities in the pool's queue: lower goes first
 HUMAN_TABLE, AI_ONLY_TABLE = 0, 1
+#: an AI worker past this resident size after a decision is replaced by a fresh one (the games' own capped
+#: caches, Treasure Island's geometry above all, fill up over many searches)
+RECYCLE_BYTES = 400 * 2**20
 #: the think time a table may give a searching AI seat, in seconds
 MIN_SECONDS, MAX_SECONDS = 0.2, 10.0
 
@@ -89,7 +92,9 @@ class AIPool:
         self.processes = processes
         self.seconds = seconds
         self.iterations = iterations
-        self.pool = WorkerPool(processes, name="parley-ai", boot=_boot) if processes > 0 else None
+        self.pool = (
+            WorkerPool(processes, name="parley-ai", boot=_boot, recycle_bytes=RECYCLE_BYTES) if processes > 0 else None
+        )
         #: what a worker runs for a searching decision (a test swaps in one that crashes its process)
         self.job: Callable[..., str] = decide
         #: decisions that fell back to ``normal`` because their search failed
