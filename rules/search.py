@@ -10,10 +10,8 @@ The search never receives a real state, only ``view = game.view(state, seat)``. 
    a horizon, and scores the result for the seat: 1 for a win (shared on a tie), 0 for a loss, and at the horizon
    the game's evaluation (a win chance from the position) when it has one, else the seat's fair share.
 
-``normal``'s own choice is always the first candidate; the action tried most often replaces it only when it beats
-it by more than a standard error. Candidates are compared with common random numbers: every candidate's k-th trial
-is played in the same sampled world with the same rollout randomness, so a difference in results comes from the
-actions, not from one being dealt better cards. Because
+``normal``'s own choice is always the first candidate; the action tried most often replaces it only when its mean
+result beats it by more than a standard error, so a small budget never plays worse than a coin flip between them. Because
 every iteration re-samples the hidden information, the search cannot exploit a secret: it averages over every
 state the seat thinks possible (determinized, or "perfect information", Monte Carlo).
 
@@ -129,10 +127,6 @@ def choose(
     candidates = _candidates(game, view, seat, legal, guide, rng)
     visits = [0] * len(candidates)
     totals = [0.0] * len(candidates)
-    results: list[list[float]] = [[] for _ in candidates]
-    # common random numbers: every candidate's k-th trial is played in the same sampled world with the same rollout
-    # randomness, so two candidates are compared on the same deals and draws, not on luck
-    worlds: list[int] = []
     deadline = None if limit.seconds is None else started + limit.seconds
     horizon = HORIZON.get(game.info.id, DEFAULT_HORIZON)
     n = 0
@@ -147,17 +141,11 @@ def choose(
         # budget allows, so a small budget refines ``normal`` instead of sampling every action once
         width = min(len(candidates), 2 + int(math.sqrt(n)))
         i = _ucb(visits[:width], totals[:width], n)
-        k = visits[i]
-        if k == len(worlds):
-            worlds.append(rng.getrandbits(64))
-        world = random.Random(worlds[k])
-        sampled = game.sample(view, seat, world)
-        reward = _playout(game, sampled, seat, candidates[i], horizon, world, deadline)
+        sampled = game.sample(view, seat, rng)
         visits[i] += 1
-        totals[i] += reward
-        results[i].append(reward)
+        totals[i] += _playout(game, sampled, seat, candidates[i], horizon, rng, deadline)
     best = max(range(len(candidates)), key=lambda k: (visits[k], totals[k], candidates[k] == guide, -k))
-    if candidates[best] != guide and not _clearly_better(results[best], results[0]):
+    if candidates[best] != guide and not _clearly_better(visits, totals, best, 0):
         best = 0  # not enough evidence against ``normal``'s choice (always candidate 0)
     last_stats = Stats(n, len(candidates), time.perf_counter() - started)
     return candidates[best]
@@ -178,17 +166,15 @@ def _candidates(
     return first + rest[: MAX_CANDIDATES - len(first)]
 
 
-def _clearly_better(a: list[float], b: list[float]) -> bool:
-    """Whether candidate ``a`` beats ``b`` by more than :data:`CONFIDENCE` standard errors of their paired
-    difference, over the trials both had in the same worlds (at least three; the spread is floored at 0.1 so a
-    few identical results never look certain)."""
-    m = min(len(a), len(b))
-    if m < 3:
+def _clearly_better(visits: list[int], totals: list[float], a: int, b: int) -> bool:
+    """Whether candidate ``a``'s mean beats ``b``'s by more than one standard error of the difference (results
+    are in [0, 1], so each mean's variance is at most 1/4 per visit)."""
+    if visits[a] == 0:
         return False
-    diffs = [a[k] - b[k] for k in range(m)]
-    mean = sum(diffs) / m
-    var = max(0.01, sum((d - mean) ** 2 for d in diffs) / (m - 1))
-    return mean > CONFIDENCE * math.sqrt(var / m)
+    if visits[b] == 0:
+        return True
+    gap = totals[a] / visits[a] - totals[b] / visits[b]
+    return gap > CONFIDENCE * math.sqrt(0.25 / visits[a] + 0.25 / visits[b])
 
 
 def _ucb(visits: list[int], totals: list[float], n: int) -> int:
