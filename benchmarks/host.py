@@ -411,7 +411,20 @@ def report(r: dict[str, Any]) -> list[str]:
         f"budget p95 <= 100 ms: {'within' if lat['p95'] <= 0.1 else 'OVER'};"
         f" own share <= 20%: {'within' if r['share'] <= 0.2 else 'OVER'}",
         *([ends] if ends else []),
+        slowest_line(r),
     ]
+
+
+def slowest_line(r: dict[str, Any]) -> str:
+    """Issue 12's figure: the slowest move of the run, a game's last move included (its result is posted as fast
+    as any move; the replay GIF is drawn afterwards, in its own message, and is not part of it)."""
+    ends = r.get("game_end") or {}
+    slowest = max(r["latency"]["max"], ends.get("max", 0.0))
+    verdict = "within" if slowest <= 1.0 else "OVER"
+    return (
+        f"slowest move, game-ending moves included ({r['game_ends']} of them; replay GIF excluded):"
+        f" {slowest * 1000:.0f} ms; budget <= 1 s: {verdict}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -44,6 +44,10 @@ class Post:
     optional: list[tuple[str, str]] = field(default_factory=list)
     #: an AI seat waits for those seats: a "Let it stand" button lets it go on
     decline: bool = False
+    #: for a DM: how many of the same outputs' public posts come before the news it carries (None: after all)
+    after: int | None = None
+    #: only edit the earlier post with this ``board_key`` (the lobby post once the game is on); never post anew
+    edit_only: bool = False
 
 
 @dataclass
@@ -54,6 +58,8 @@ class Outputs:
     ok: bool = True
     reply: str = ""
     reply_image: bytes | None = None
+    #: a text too long for a message, sent to the caller with the reply as a file: (file name, UTF-8 text)
+    reply_file: tuple[str, str] | None = None
     public: list[Post] = field(default_factory=list)
     private: list[tuple[int, Post]] = field(default_factory=list)
     channel_id: int | None = None
@@ -81,6 +87,8 @@ class Choice:
     action: str
     label: str
     group: str
+    #: what the action does when it plays or chooses a card (``Game.describe``, at most 100 characters), else ""
+    description: str = ""
 
     @property
     def menu(self) -> str:

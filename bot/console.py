@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import TextIO
 
-from bot.tables import Caller, Outputs, Post, TableHost
+from bot.tables import Caller, Choice, Outputs, Post, TableHost
 
 HELP = """Commands:
   <action>   play an action, typed like /play takes it (e.g. one from `moves`)
   <number>   play move number N from the last `moves` list
-  moves      list your legal moves
+  moves      your legal moves, grouped as the picker groups them
+  moves <m>  the moves of one menu (`moves ride`, `moves ride N 0–2 mi`)
   hand       your private view (and its picture)
   board      the public board (and its picture)
   zoom       a close-up of the board around the last move
@@ -26,8 +27,12 @@ HELP = """Commands:
   stand      let the last move stand (an AI waiting in case you challenge it goes on)
   history    the moves so far
   rules      a summary of the rules
+  cards      the game's cards and what each does
   help       this list
   quit       leave (the table is ended)"""
+
+#: ``moves`` numbers the moves one by one up to this many; beyond, it names the menus and their counts
+MOVES_LISTED = 40
 
 #: the console's fixed identities: one server, one channel, one human
 GUILD, CHANNEL, USER = 1, 1, 1
@@ -84,19 +89,27 @@ class Console:
             self.say(f"  [picture] {self._save(post.table_id, post.image, post.filename)}")
 
     def show(self, out: Outputs) -> None:
-        if out.reply:
+        if out.reply_file is not None:
+            self.say(out.reply_file[1])  # a terminal has room for the whole text the reply only begins
+        elif out.reply:
             self.say(("" if out.ok else "! ") + out.reply)
         if out.reply_image is not None:
             table = self.host.table_for(CHANNEL)
             self.say(f"  [picture] {self._save(table.table_id if table else None, out.reply_image, 'view.png')}")
-        for post in out.public:
+        mine = [post for user, post in out.private if user == self.caller.user_id]
+        for i, post in enumerate(out.public):
+            self._private(p for p in mine if p.after == i)  # news printed with the move that caused it
+            if post.edit_only:
+                continue  # an edit of an earlier message (the lobby post): the terminal shows what happens as it does
             self.say("")
             self._post(post)
-        for user, post in out.private:
-            if user == self.caller.user_id:
-                self.say("")
-                self._post(post, "[private] ")
+        self._private(p for p in mine if p.after is None or p.after >= len(out.public))
         out.delivered()
+
+    def _private(self, posts: Iterable[Post]) -> None:
+        for post in posts:
+            self.say("")
+            self._post(post, "[private] ")
 
     async def setup(self, game_id: str, options: dict[str, str], ai: int, level: str, seed: str | None) -> bool:
         steps: list[Callable[[], Awaitable[Outputs]]] = [
@@ -127,14 +140,8 @@ class Console:
             return False
         if word == "help":
             self.say(HELP)
-        elif word == "moves":
-            choices = await self.host.choices(self.caller)
-            self.last_moves = [c.action for c in choices]
-            if not choices:
-                self.say("You owe no move right now.")
-            for i, c in enumerate(choices, 1):
-                label = f"  ({c.label})" if c.label != c.action else ""
-                self.say(f"{i:3d}. {c.action}{label}")
+        elif word == "moves" or word.startswith("moves "):
+            self._moves(await self.host.choices(self.caller), text[len("moves") :].strip())
         elif word == "hand":
             self.show(await self.host.hand(self.caller))
         elif word == "board":
@@ -147,9 +154,10 @@ class Console:
             self.show(await self.host.let_stand(self.caller))
         elif word == "history":
             self.show(await self.host.history(self.caller))
-        elif word == "rules":
+        elif word in ("rules", "rules cards", "cards"):
             table = self.host.table_for(CHANNEL)
-            self.show(await self.host.rules(table.game_id if table else None))
+            section = "cards" if "cards" in word else "rules"
+            self.show(await self.host.rules(table.game_id if table else None, section))
         else:
             if text.isdigit() and self.last_moves:
                 n = int(text)
@@ -160,6 +168,43 @@ class Console:
             self.last_moves = []
             self.show(await self.host.play(self.caller, text))
         return True
+
+    def _moves(self, choices: list[Choice], query: str = "") -> None:
+        """The legal moves grouped as the picker groups them: numbered under their menus when few, else each menu
+        with its second-level names and counts, and ``moves <menu>`` (or ``moves <menu> <part>``) lists one."""
+        if not choices:
+            self.say("You owe no move right now.")
+            return
+        def norm(text: str) -> str:
+            return text.lower().replace("–", "-")  # a terminal types "0-2 mi" for the picker's "0–2 mi"
+
+        q = norm(query)
+        picked = [c for c in choices if not q or norm(" ".join(filter(None, (c.menu, c.submenu)))).startswith(q)]
+        picked = picked or [c for c in choices if norm(c.action).startswith(q)]
+        if not picked:
+            self.say(f"! No move starts with `{query}`. Type `moves` for the menus.")
+            return
+        if len(picked) <= MOVES_LISTED:
+            self.last_moves = [c.action for c in picked]
+            heading = None
+            for i, c in enumerate(picked, 1):
+                group = " › ".join(filter(None, (c.menu, c.submenu)))
+                if group != heading:
+                    heading = group
+                    self.say(f"{group}:")
+                label = f"  ({c.label})" if c.label != c.action else ""
+                effect = f" — {c.description}" if c.description else ""  # what a card does (Game.describe)
+                self.say(f"{i:4d}. {c.action}{label}{effect}")
+            return
+        menus: dict[str, dict[str, int]] = {}
+        for c in picked:
+            parts = menus.setdefault(c.menu, {})
+            parts[c.submenu] = parts.get(c.submenu, 0) + 1
+        self.say(f"{len(picked)} moves in {len(menus)} menus; type `moves <menu>` to list one, or type a move:")
+        for menu, parts in menus.items():
+            named = [f"{name} ({n})" for name, n in parts.items() if name]
+            shown = ", ".join(named[:12]) + (f", … {len(named) - 12} more" if len(named) > 12 else "")
+            self.say(f"  {menu} ({sum(parts.values())})" + (f": {shown}" if shown else ""))
 
     async def loop(self) -> None:
         self.say("Type `help` for commands, `moves` for your legal moves.")

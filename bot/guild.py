@@ -108,7 +108,9 @@ class GuildCommands:
         return Outputs(reply=f"Deleted your statistics and ratings ({n} game results).")
 
     @guarded
-    async def rules(self, game_id: str | None = None) -> Outputs:
+    async def rules(self, game_id: str | None = None, section: str = "rules") -> Outputs:
+        """A game's rules summary, or with ``section="cards"`` its cards and what each does. Not clipped: the
+        transport fits it (Discord sends it as embeds; its first line is the title)."""
         if not game_id:
             lines = ["Games:"] + [f"• **{g.info.title}** (`{g.info.id}`): {g.info.blurb}" for g in registry.all_games()]
             return Outputs(reply=clip("\n".join(lines)))
@@ -118,7 +120,13 @@ class GuildCommands:
             return Outputs(
                 ok=False, reply=f"There is no game '{quote(game_id)}'. Games: {', '.join(registry.game_ids())}."
             )
-        return Outputs(reply=clip(f"**{game.info.title}**\n{game.info.rules or game.info.blurb}", 3900))
+        title = game.info.title
+        if section == "cards":
+            cards = tuple(getattr(game.info, "cards", ()) or ())
+            if not cards:
+                return Outputs(reply=f"**{title} — cards**\n{title} is played without cards.")
+            return Outputs(reply="\n".join([f"**{title} — cards**", *(f"• **{name}**: {text}" for name, text in cards)]))
+        return Outputs(reply=f"**{title}**\n{game.info.rules or game.info.blurb}")
 
 
 def rating_text(r: ratings.Rating) -> str:

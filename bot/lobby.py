@@ -9,8 +9,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 from bot.aipool import MAX_SECONDS, MIN_SECONDS, seat_level
-from bot.api import Caller, Outputs, guarded
-from bot.outputs import clip, defang, quote, seat_label
+from bot.api import Caller, Outputs, Post, guarded
+from bot.outputs import clip, defang, outcome_text, quote, seat_label
 from bot.posts import Batch
 from bot.store import SeatRow, Store
 from bot.table import Table
@@ -170,9 +170,19 @@ class LobbyMixin:
     async def _vacate(self, t: Table, seat: int, why: str, *, reply: str) -> Outputs:
         now = self.clock()
         if t.status == "lobby":
+            gone = next(s for s in t.seats if s.seat == seat)
             t.seats = [s for s in t.seats if s.seat != seat]
             await self.store.save_seats(t.id, t.seats, now)
             t.updated = now
+            if gone.user_id == t.host_id:
+                # the host left: the table passes to the next person in seat order, or closes if nobody is left
+                heir = await self._hand_on(t, now)
+                if heir is None:
+                    await self._abandon(t)
+                    return self._lobby_out(t, reply + " Nobody else was seated, so the lobby is closed.")
+                out = self._lobby_out(t, reply)
+                out.public.append(self._note(t, f"{heir.name} is now the table's host.", [t.host_id]))
+                return out
             return self._lobby_out(t, reply)
         s = t.seats[seat]
         s.ai_level, s.vacated = self.ai_takeover_level, True
@@ -183,6 +193,11 @@ class LobbyMixin:
         batch.note(
             self._note(t, f"{why}; an AI plays seat {seat + 1} ({seat_label(t.game, seat)}) until someone joins it.")
         )
+        if s.user_id == t.host_id:
+            heir = await self._hand_on(t, now)  # a running table keeps a host who can end it
+            if heir is not None:
+                batch.note(self._lobby_post(t, edit_only=True))
+                batch.note(self._note(t, f"{heir.name} is now the table's host.", [t.host_id]))
         await self._run_ais(t, batch)
         return await self._flush(t, batch, reply=reply)
 
@@ -285,6 +300,7 @@ class LobbyMixin:
             order = ", ".join(t.who(s.seat) for s in seats)
             t.turn_lines = [f"The game begins. Seats: {order}."]
             batch = Batch()
+            batch.note(self._lobby_post(t, edit_only=True))  # the lobby post now says the game is on, and who plays
             for s in seats:
                 self._private_post(t, s.seat, ["The game begins. Your private view:"], batch)
             self._pend_board(t, batch)
@@ -303,7 +319,10 @@ class LobbyMixin:
             await self._abandon(t)
             return Outputs(
                 reply="The table was ended.",
-                public=[self._note(t, f"{caller.name} ended table {t.id}; it is recorded as abandoned.")],
+                public=[
+                    self._lobby_post(t, edit_only=True),
+                    self._note(t, f"{caller.name} ended table {t.id}; it is recorded as abandoned."),
+                ],
                 channel_id=t.channel_id,
             )
 
@@ -336,6 +355,67 @@ class LobbyMixin:
         channel = self._finished.pop(table_id, None)
         if channel is not None and self._last.get(channel) == table_id:
             del self._last[channel]
+
+    async def _hand_on(self, t: Table, now: float) -> SeatRow | None:
+        """The host left: the next person seated (in seat order) hosts the table now; None if nobody is left."""
+        heir = next((s for s in t.seats if s.ai_level is None and s.user_id is not None and s.user_id != t.host_id), None)
+        if heir is not None:
+            t.host_id = int(heir.user_id)  # type: ignore[arg-type]
+            await self.store.set_host(t.id, t.host_id, now)
+        return heir
+
+    # -- the lobby post: one message per table, edited as the table changes --------------------------------
+    def _lobby_text(self, t: Table) -> str:
+        """The lobby post as the table is now: its seats while it gathers; once started, who plays what; at the
+        end, how it ended. Colours (ports, roles) are named only for a game that deals them by seat order."""
+        game = t.game
+        names = game.info.seat_names
+        opts = ", ".join(f"{k}: {v}" for k, v in t.options.items()) or "none"
+        head = f"**{game.info.title}** · table {t.id}"
+        seats = sorted(t.seats, key=lambda s: s.seat)
+        if t.status == "lobby":
+            lines = [
+                f"{head} · lobby · options: {opts}",
+                f"Seats ({len(t.seats)} of {game.info.min_players}–{game.info.max_players}):",
+            ]
+            for rank, s in enumerate(seats):
+                kind = f"AI ({s.ai_level})" if s.ai_level else s.name
+                # the colour this seat gets at the start: a game that has colours deals them in seat order
+                colour = f" — {names[rank]}" if rank < len(names) else ""
+                lines.append(f"  {s.seat + 1}. {kind}{colour}")
+            lines += [f"💡 {note}" for note in game.lobby_notes(len(t.seats), t.options)]  # the game's advice
+            host = next((s.name for s in t.seats if s.user_id == t.host_id and s.ai_level is None), None)
+            order = (
+                "Seats are played in this order; the game's colours follow it."
+                if names
+                else "Seats are played in this order."
+            )
+            lines.append(
+                f"Host: {host or 'the opener'}. Join with /table join; the host or a moderator starts with /table start."
+                f" {order}"
+            )
+            return "\n".join(lines)
+        if t.state is None:
+            return f"{head} · closed before the start."
+        who = ", ".join(t.who(s.seat) for s in seats)
+        if t.status == "running":
+            host = next((s.name for s in seats if s.user_id == t.host_id and s.ai_level is None), "a moderator")
+            return (
+                f"{head} · started · options: {opts}\nPlaying: {who}.\nHost: {host}."
+                " The board is below; /table status shows it again."
+            )
+        if t.status == "finished":
+            outcome = game.outcome(t.state)
+            result = outcome_text(game, outcome, [t.who(s.seat) for s in seats]).splitlines()[0] if outcome else ""
+            return f"{head} · finished\nPlayed by: {who}.\n{result}\n/table history has the whole record."
+        return f"{head} · ended early (abandoned)\nPlayed by: {who}.\n/table history has the record."
+
+    def _lobby_post(self, t: Table, *, edit_only: bool = False) -> Post:
+        return Post(text=clip(self._lobby_text(t)), board_key=f"{t.id}:lobby", table_id=t.id, edit_only=edit_only)
+
+    def _lobby_out(self, t: Table, reply: str) -> Outputs:
+        # one lobby message, edited as seats fill (same board_key)
+        return Outputs(reply=reply, public=[self._lobby_post(t)], channel_id=t.channel_id)
 
     async def _recent(self, channel_id: int) -> Table | None:
         """The channel's lobby or running table, else its last finished one, reloaded from the store (seats, no

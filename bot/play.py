@@ -9,9 +9,10 @@ from typing import Any
 
 from bot import ratings
 from bot.aipool import AI_ONLY_TABLE, HUMAN_TABLE, AIPool, split_level
-from bot.api import Caller, Outputs, guarded
-from bot.outputs import MAX_ACTION_CHARS, clip, defang, outcome_text, private_part, refusal
+from bot.api import Caller, Choice, Outputs, Post, guarded
+from bot.outputs import MAX_ACTION_CHARS, clip, defang, outcome_text, private_part
 from bot.posts import Batch
+from bot.refusals import refusal
 from bot.store import DeadlineRow, Store
 from bot.table import Table
 from rules.core import IllegalAction, Outcome
@@ -23,6 +24,38 @@ MAX_AI_STEPS = 5000
 AI_TAKEOVER_LEVEL = "normal"
 
 
+def note_dm_places(batch: Batch, before: set[tuple[int, int | None]]) -> None:
+    """Remember, for each DM the last move started, how many posts of the batch came before it, so a transport
+    that shows everything in one stream (the terminal) prints the news with the move that caused it rather than
+    after a run of AI turns. Kept beside the batch (its ``dm_places``) and applied to the outputs by
+    :func:`place_dms`."""
+    places: dict[tuple[int, int | None], int] = batch.__dict__.setdefault("dm_places", {})
+    for key in batch.private:
+        if key not in before:
+            places.setdefault(key, len(batch.order))
+
+
+def place_dms(batch: Batch, out: Outputs) -> None:
+    """Set ``Post.after`` of the outputs' DMs from the places :func:`note_dm_places` noted: the number of public
+    posts that precede the news (a board folded away by a long run of AI turns counts for nothing)."""
+    places: dict[tuple[int, int | None], int] = batch.__dict__.get("dm_places", {})
+    if not places:
+        return
+    shown = [kind == "note" or batch.boards[i] is not None for kind, i in batch.order]
+    keys = list(batch.private)
+    for (user, post), key in zip(out.private, keys, strict=False):
+        if key in places and key[0] == user:
+            post.after = sum(shown[: places[key]])
+
+
+def confirmation(label: str, action: str) -> str:
+    """What a player reads after a move: the label they chose, and the canonical text in Discord's small print
+    (``-#`` subtext) when it differs, so the same words can be typed with ``/play`` next time."""
+    if not label or label == action:
+        return f"Played `{action}`."
+    return f"Played: {label}\n-# `{action}`"
+
+
 class PlayMixin:
     """Part of :class:`bot.tables.TableHost`: moves, AI seats, undo and the end of a game."""
 
@@ -30,6 +63,8 @@ class PlayMixin:
     clock: Callable[[], float]
     internal_errors: int
     ai: AIPool
+    _choices: Callable[[Caller], list[Choice]]  # bot.reading: the caller's choices in the picker's order
+    _lobby_post: Callable[..., Post]  # bot.lobby: the table's lobby post as it is now
 
     async def _arm(
         self, t: Table, before: tuple[int, ...], after: tuple[int, ...], force: list[int] | None = None
@@ -106,6 +141,7 @@ class PlayMixin:
         else:
             t.turn_lines.extend(public)
             t.undo_stack.append((before, seat, undoable))
+        news_before = set(batch.private)  # which DMs this move starts (placed after its turn's post: note_dm_places)
         # private news: the seat's own event lines, and any change of its private view
         lines: dict[int, list[str]] = {}
         for e in events:
@@ -122,6 +158,7 @@ class PlayMixin:
                 # move, or the AI moving for them at a time-out, may have changed what they hold
                 if private_part(pub_before, game.view(before, s)) != private_part(pub_after, game.view(after, s)):
                     self._private_post(t, s, [], batch)
+        note_dm_places(batch, news_before)
         if finished:
             await self._finish(t, outcome, batch, ratings.change_line(changes))
         else:
@@ -139,6 +176,7 @@ class PlayMixin:
         batch.summary = f"**Game over** · {game.info.title} · table {t.id}\n" + outcome_text(game, outcome, who)
         if rating_line:
             batch.summary += "\n" + rating_line
+        batch.note(self._lobby_post(t, edit_only=True))  # the lobby post, further up, says how it ended
         batch.replay = True
         t.deadlines.clear()
         self._retire(t)
@@ -223,6 +261,7 @@ class PlayMixin:
             # Nobody is left to end it, and some games can circle forever (Cartagena's spec leaves endless play
             # to the host): stop an AI-only table rather than replaying this every tick.
             await self._abandon(t)
+            batch.note(self._lobby_post(t, edit_only=True))
             batch.note(
                 self._note(
                     t,
@@ -269,8 +308,7 @@ class PlayMixin:
                 if seat not in to_act:
                     names = ", ".join(t.who(s) for s in to_act)
                     return Outputs(ok=False, reply=clip(defang(f"{exc.message} It's {names}'s turn, not yours.")))
-                legal = game.legal_actions(t.state, seat)
-                return Outputs(ok=False, reply=refusal(exc.message, legal))
+                return Outputs(ok=False, reply=refusal(exc.message, self._choices(caller), text))
             legal = game.legal_actions(t.state, seat)
             if seat not in to_act and action not in legal:
                 names = ", ".join(t.who(s) for s in to_act)
@@ -283,14 +321,16 @@ class PlayMixin:
                     why = f"`{action}` is not a legal action right now."
                 except IllegalAction as exc:
                     why = exc.message
-                return Outputs(ok=False, reply=refusal(why, legal))
+                return Outputs(ok=False, reply=refusal(why, self._choices(caller), action))
+            # the confirmation echoes what the player chose (the picker's label); the canonical text follows small
+            label = game.label(game.view(t.state, seat), action)
             batch = Batch()
             try:
                 await self._commit(t, seat, action, by_ai=False, user_id=caller.user_id, batch=batch)
             except IllegalAction as exc:
-                return Outputs(ok=False, reply=refusal(exc.message, legal))
+                return Outputs(ok=False, reply=refusal(exc.message, self._choices(caller), action))
             await self._run_ais(t, batch)
-            return await self._flush(t, batch, reply=f"You played `{action}`.")
+            return await self._flush(t, batch, reply=confirmation(label, action))
 
     @staticmethod
     def _only_others_moved(t: Table, caller: Caller, state_no: int) -> bool:

@@ -215,29 +215,3 @@ class PostsMixin:
 
     def _note(self, t: Table, text: str, mentions: list[int] | None = None) -> Post:
         return Post(text=clip(text), mentions=mentions or [], table_id=t.id)
-
-    def _lobby_text(self, t: Table) -> str:
-        game = t.game
-        opts = ", ".join(f"{k}: {v}" for k, v in t.options.items()) or "none"
-        lines = [
-            f"**{game.info.title}** lobby · table {t.id} · options: {opts}",
-            f"Seats ({len(t.seats)} of {game.info.min_players}–{game.info.max_players}):",
-        ]
-        names = game.info.seat_names
-        for rank, s in enumerate(sorted(t.seats, key=lambda s: s.seat)):
-            kind = f"AI ({s.ai_level})" if s.ai_level else s.name
-            # the colour (port, role) this seat will get when the game starts: seats are dealt them in order
-            colour = f" — {names[rank]}" if rank < len(names) else ""
-            lines.append(f"  {s.seat + 1}. {kind}{colour}")
-        lines += [f"💡 {note}" for note in game.lobby_notes(len(t.seats), t.options)]  # the game's advice
-        host = next((s.name for s in t.seats if s.user_id == t.host_id and s.ai_level is None), None)
-        lines.append(
-            f"Host: {host or 'the opener'}. Join with /table join; the host or a moderator starts with /table start."
-            " Seats are played in this order; the game's colours are given out at the start."
-        )
-        return "\n".join(lines)
-
-    def _lobby_out(self, t: Table, reply: str) -> Outputs:
-        # one lobby message, edited as seats fill (same board_key)
-        post = Post(text=clip(self._lobby_text(t)), board_key=f"{t.id}:lobby", table_id=t.id)
-        return Outputs(reply=reply, public=[post], channel_id=t.channel_id)

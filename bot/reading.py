@@ -8,7 +8,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
 from bot.api import Caller, Choice, Outputs, SeatInfo, TableSummary, guarded, menu_order
-from bot.outputs import clip, seat_label
+from bot.outputs import MAX_TEXT, seat_label
 from bot.pictures import Pictures
 from bot.posts import Batch, with_fine_print
 from bot.store import Store, TableRow
@@ -28,6 +28,8 @@ class ReadingMixin:
     _last: dict[int, int]
     _finished: OrderedDict[int, int]
     _recent: Callable[[int], Awaitable[Table | None]]
+    _dm_failed: dict[tuple[int, int], float]  # (table, seat) -> when a DM to it last failed
+    clock: Callable[[], float]
 
     def table_for(self, channel_id: int) -> TableSummary | None:
         """The channel's lobby or running table, else the last one finished here since start-up."""
@@ -74,6 +76,7 @@ class ReadingMixin:
         entries = await self.store.log(row.id)
         game = registry.get(row.game_id)
         if row.status in ("finished", "abandoned"):
+            # the game is over: the whole record, every move as it can be replayed (the seed is no secret now)
             seats = await self.store.seats(row.id)
             names = {s.seat: f"{s.name} ({seat_label(game, s.seat)})" for s in seats}
             lines = [f"**{game.info.title}** · table {row.id} · {row.status} · full record (seed `{row.seed}`)"]
@@ -82,13 +85,32 @@ class ReadingMixin:
                     lines.append(f"{e.n}. ↩ {names.get(e.seat or 0, '?')} undo")
                 else:
                     lines.append(f"{e.n}. {names.get(e.seat or 0, '?')}: `{e.action}`" + (" (AI)" if e.by_ai else ""))
+                lines.extend(f"    {p}" for p in e.public)
         else:
+            # while the game runs, only what the channel was told: an action's text may name a secret
             lines = [f"**{game.info.title}** · table {row.id} · {row.status} · moves so far"]
             for e in entries:
                 lines.extend(f"{e.n}. {p}" for p in e.public)
         if len(lines) == 1:
             lines.append("No moves yet.")
-        return Outputs(reply=clip("\n".join(lines)), channel_id=row.channel_id)
+        text = "\n".join(lines)
+        if len(text) <= MAX_TEXT:
+            return Outputs(reply=text, channel_id=row.channel_id)
+        # too long for a message: the whole record as a file, and the newest lines that fit in the reply
+        note = f"The whole record ({len(lines) - 1} lines) is in the attached file; the latest:"
+        tail: list[str] = []
+        room = MAX_TEXT - len(lines[0]) - len(note) - 4
+        for line in reversed(lines[1:]):
+            if len(line) + 1 > room:
+                break
+            tail.append(line)
+            room -= len(line) + 1
+        reply = "\n".join([lines[0], note, *reversed(tail)])
+        return Outputs(
+            reply=reply,
+            reply_file=(f"table-{row.id}-history.txt", text.replace("**", "")),
+            channel_id=row.channel_id,
+        )
 
     async def choices(self, caller: Caller) -> list[Choice]:
         """The caller's legal actions with labels and picker groups; empty if they owe nothing (or on error)."""
@@ -111,8 +133,13 @@ class ReadingMixin:
         if cached is not None and cached[0] is t.state and cached[1] == seat:
             return list(cached[2])
         view = game.view(t.state, seat)
+        # a card's effect for the picker's option description; engines without Game.describe describe nothing
+        describe = getattr(game, "describe", None) or (lambda _view, _action: "")
         choices = menu_order(
-            [Choice(a, game.label(view, a), game.group(view, a)) for a in game.legal_actions(t.state, seat)]
+            [
+                Choice(a, game.label(view, a), game.group(view, a), describe(view, a) or "")
+                for a in game.legal_actions(t.state, seat)
+            ]
         )
         t.choices_for = (t.state, seat, choices)
         return list(choices)
@@ -128,6 +155,11 @@ class ReadingMixin:
         if seat is None:
             image = await self.pictures.render(t.game_id, public, None)
             return Outputs(reply="You have no seat here; this is the public board.", reply_image=image)
+        if not t.seats[seat].reachable:
+            # a player cut off from DMs who comes for their hand may have opened them: the next news is tried again
+            async with t.lock:
+                t.seats[seat].reachable = True
+                await self.store.save_seats(t.id, t.seats, self.clock())
         mine = game.view(t.state, seat)
         text = self._private_summary(game, public, mine, seat) or "You hold nothing secret right now."
         image = await self.pictures.render(t.game_id, mine, seat)
@@ -156,9 +188,14 @@ class ReadingMixin:
             hit = [s for s in t.seats if s.user_id == user_id and s.reachable]
             if not hit:
                 return Outputs(channel_id=channel_id)
+            now = self.clock()
+            again = any((t.id, s.seat) in self._dm_failed for s in hit)
             for s in hit:
                 s.reachable = False
-            await self.store.save_seats(t.id, t.seats, self.clock())
+                self._dm_failed[(t.id, s.seat)] = now  # tried again on news DM_RETRY_SECONDS from now (bot.timers)
+            await self.store.save_seats(t.id, t.seats, now)
+            if again:
+                return Outputs(channel_id=channel_id)  # a retry that failed: the table was told the first time
             name = hit[0].name
             text = (
                 f"{name}, I couldn't send you a direct message (your DMs seem closed). "

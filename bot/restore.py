@@ -8,8 +8,10 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-from bot.api import Outputs
+from bot.api import Outputs, Post
+from bot.outputs import clip
 from bot.pictures import Pictures
+from bot.play import place_dms
 from bot.posts import Batch
 from bot.replay import current_turn, replay_steps, same_state
 from bot.store import DeadlineRow, LogRow, SeatRow, Store, TableRow
@@ -29,6 +31,7 @@ class RestoreMixin:
     _active: dict[int, int]
     internal_errors: int
     replay_mismatches: list[int]
+    dms_tracked: bool
 
     async def _start_host(self) -> None:
         """Apply migrations and index every lobby and running table from its row, snapshot, seats and stored
@@ -113,6 +116,37 @@ class RestoreMixin:
             t.undo_stack, t.turn_lines = current_turn(game, steps)
             t.turn_key = f"{t.id}:{t.state_no - len(t.undo_stack)}"
         log.info("loaded table %s (%s, state %s)", t.id, t.game_id, t.state_no)
+
+    async def _flush(self, t: Table, batch: Batch, *, reply: str = "", ok: bool = True) -> Outputs:
+        """:meth:`bot.posts.PostsMixin._flush`, its DMs placed among the public posts, and then remembered until the transport reports them sent
+        (:meth:`dm_sent`), so a crash before they go out does not lose them (:meth:`lost_dms`)."""
+        out: Outputs = await super()._flush(t, batch, reply=reply, ok=ok)  # type: ignore[misc]
+        place_dms(batch, out)  # where each DM's news happened among the public posts (for the terminal)
+        if self.dms_tracked and out.private:
+            for _, post in out.private:
+                post.state_no = t.state_no  # what dm_sent clears: this DM and any older one of the same table
+            await self.store.owe_dms([(t.id, user, t.state_no, post.text) for user, post in out.private], self.clock())
+        return out
+
+    async def dm_sent(self, table_id: int, user_id: int, state_no: int) -> None:
+        """The transport sent a DM (or the user refuses DMs): it is no longer owed."""
+        try:
+            await self.store.dm_sent(table_id, user_id, state_no)
+        except Exception as exc:  # noqa: BLE001 - at worst the DM is sent again after a restart
+            self.internal_errors += 1
+            log.error("could not mark a DM sent: %s", type(exc).__name__)
+
+    async def lost_dms(self) -> list[Outputs]:
+        """After a crash: the DMs that were owed and never reported sent, each once more, marked as late (the
+        picture is left out: it showed a moment that has passed; /hand shows the private view now)."""
+        outs: list[Outputs] = []
+        for table_id, user_id, state_no, text in await self.store.dms_owed():
+            t = self._tables.get(table_id)
+            channel = t.channel_id if t is not None else None
+            late = f"-# Sent late: Parley restarted before this message went out. /hand shows your view now.\n{text}"
+            post = Post(text=clip(late), table_id=table_id, state_no=state_no)
+            outs.append(Outputs(private=[(user_id, post)], channel_id=channel))
+        return outs
 
     async def lost_boards(self) -> list[Outputs]:
         """After a crash: a fresh board post for every running table whose saved board post shows an older state

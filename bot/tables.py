@@ -104,6 +104,9 @@ class TableHost(
         self.publish: Callable[[Outputs], Awaitable[None]] | None = None
         self._wakes: dict[int, list[asyncio.TimerHandle]] = {}
         self._later: set[asyncio.Task[None]] = set()
+        self._dm_failed: dict[tuple[int, int], float] = {}  # (table, seat) -> when a DM to it last failed
+        #: DMs are stored until the transport says they went out (bot.restore): set by a transport that reports it
+        self.dms_tracked = False
 
     async def start(self, caller: Caller | None = None) -> Outputs:
         """Without a caller: start the host (see :meth:`RestoreMixin._start_host`). With a caller: ``/table

@@ -12,7 +12,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.api import Outputs
+from bot.api import Outputs, Post
 from bot.lobby import LOBBY_IDLE_SECONDS
 from bot.outputs import duration
 from bot.play import MAX_AI_STEPS
@@ -22,6 +22,8 @@ from bot.table import Table
 
 log = logging.getLogger("parley.tables")
 
+#: a player whose DMs failed is tried again on new private news at most this often
+DM_RETRY_SECONDS = 10 * 60
 #: how long background work waits for the outputs it follows to be delivered (a transport that never says so)
 AFTER_SECONDS = 120
 
@@ -38,6 +40,8 @@ class TimersMixin:
     publish: Callable[[Outputs], Awaitable[None]] | None
     _wakes: dict[int, list[asyncio.TimerHandle]]
     _later: set[asyncio.Task[None]]
+    _dm_failed: dict[tuple[int, int], float]  # (table, seat) -> when a DM to it last failed (bot.reading)
+    _lobby_post: Callable[..., Post]  # bot.lobby: the table's lobby post as it is now
 
     def wake(self, t: Table, at: float) -> None:
         """Run the table's timers (as a tick does) at clock time ``at`` rather than at the next periodic tick, and
@@ -105,10 +109,36 @@ class TimersMixin:
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
 
+    async def _retry_dms(self) -> None:
+        """A player whose DMs failed is tried again on their next private news, at most once every
+        :data:`DM_RETRY_SECONDS` (a failure on the retry marks them again, quietly; ``/hand`` retries at once)."""
+        now = self.clock()
+        for t in list(self._tables.values()):
+            if t.status != "running":
+                continue
+            due = []
+            for s in t.seats:
+                if s.reachable or s.ai_level is not None or s.user_id is None:
+                    continue
+                # unknown since a restart: counted from now
+                if now - self._dm_failed.setdefault((t.id, s.seat), now) >= DM_RETRY_SECONDS:
+                    due.append(s)
+            if not due:
+                continue
+            async with t.lock:
+                for s in due:
+                    s.reachable = True
+                await self.store.save_seats(t.id, t.seats, now)
+
     async def tick(self) -> list[Outputs]:
         """Close idle lobbies, send half-time reminders, take timed-out moves, and let AI seats move that
         still owe one (after a restart). Called periodically by the transport."""
         outs: list[Outputs] = []
+        try:
+            await self._retry_dms()
+        except Exception as exc:  # noqa: BLE001 - the timers below must run anyway
+            self.internal_errors += 1
+            log.error("DM retries failed: %s", type(exc).__name__)
         for t in list(self._tables.values()):
             try:
                 out = await self._tick_table(t)
@@ -129,7 +159,8 @@ class TimersMixin:
                 await self._abandon(t)
                 return Outputs(
                     public=[
-                        self._note(t, f"The {t.game.info.title} lobby (table {t.id}) closed after 30 idle minutes.")
+                        self._lobby_post(t, edit_only=True),
+                        self._note(t, f"The {t.game.info.title} lobby (table {t.id}) closed after 30 idle minutes."),
                     ],
                     channel_id=t.channel_id,
                 )
@@ -157,7 +188,9 @@ class TimersMixin:
                     s = t.seats[seat]
                     left = duration(d.due - now)
                     text = f"⏳ {s.name}, it's your turn at the {game.info.title} table (table {t.id}); {left} left."
-                    if s.reachable and s.user_id is not None:
+                    # a reminder must arrive: a player whose DMs failed before is pinged in the channel even while
+                    # their news is tried by DM again (_retry_dms)
+                    if s.reachable and s.user_id is not None and (t.id, seat) not in self._dm_failed:
                         batch.dm(int(s.user_id), None, [text])
                     else:
                         batch.note(self._note(t, text, [int(s.user_id)] if s.user_id is not None else []))

@@ -31,6 +31,10 @@ log = logging.getLogger("parley.discord")
 TICK_SECONDS = 20.0
 EXIT_BAD_TOKEN = 2
 EXIT_NO_CONNECTION = 1
+#: at shutdown, how long commands already being handled may take to finish before the database closes
+IN_FLIGHT_SECONDS = 5.0
+#: the names discord.py gives the tasks that run a slash command or a component's callback
+INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-view-dispatch-")
 
 
 class ParleyTree(app_commands.CommandTree):
@@ -81,6 +85,7 @@ class ParleyBot(commands.AutoShardedBot):
         self.host = host
         self.delivery = Delivery(self, host)
         host.publish = self.delivery.deliver  # what the host does between requests (timers, background work)
+        host.dms_tracked = True  # the delivery reports each DM sent, so the host can send the ones a crash lost
         self.dev_guild = dev_guild
         self.mode = mode
         self._host_started = False
@@ -109,6 +114,11 @@ class ParleyBot(commands.AutoShardedBot):
                 await self.delivery.deliver(out)
         except Exception:
             log.exception("reposting boards after a restart failed")
+        try:
+            for out in await self.host.lost_dms():  # DMs a crash kept from going out, each once
+                await self.delivery.deliver(out)
+        except Exception:
+            log.exception("sending DMs owed after a restart failed")
 
     @tasks.loop(seconds=TICK_SECONDS)
     async def tick_loop(self) -> None:
@@ -124,11 +134,30 @@ class ParleyBot(commands.AutoShardedBot):
             except Exception:
                 log.exception("delivering a tick output failed")
 
+    async def _wait_in_flight(self, timeout: float) -> None:
+        """Let the commands and button presses already being handled finish (their moves commit, their answers
+        go out) before the database closes under them; at most ``timeout`` seconds in all."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        me = asyncio.current_task()
+        while (left := deadline - loop.time()) > 0:
+            busy = [
+                task
+                for task in asyncio.all_tasks()
+                if task is not me and not task.done() and task.get_name().startswith(INTERACTION_TASKS)
+            ]
+            if not busy:
+                return
+            await asyncio.wait(busy, timeout=left)
+        log.warning("closing with commands still in flight after %.0f s", timeout)
+
     async def close(self) -> None:
         if self.tick_loop.is_running():
             self.tick_loop.cancel()
         if self._recovery is not None and not self._recovery.done():
             self._recovery.cancel()
+        if self._host_started:
+            await self._wait_in_flight(IN_FLIGHT_SECONDS)
         await self.delivery.drain()
         if self._host_started:
             self._host_started = False

@@ -31,6 +31,7 @@ class Delivery:
         self.client = client
         self.host = host
         self._boards: dict[int, _Board] = {}  # table (or channel) -> its current board post
+        self._lobbies: dict[int, int] = {}  # table -> its lobby post, edited as the table starts and ends
         self._locks: dict[int, asyncio.Lock] = {}
         self._dm_tasks: set[asyncio.Task[None]] = set()
 
@@ -92,7 +93,23 @@ class Delivery:
         # a board post nobody must act on (a closed turn, the final board) still offers the close-up
         return views.zoom_view(post.table_id, state_no)
 
+    async def _edit_lobby(self, channel_id: int, post: Post) -> None:
+        """The lobby post edited in place once the table has moved on (started, ended); if this process never saw
+        it (a restart since), nothing is posted: a lobby message appearing at the end of a game would be noise."""
+        message_id = self._lobbies.get(post.table_id or 0)
+        if message_id is None:
+            log.debug("no lobby post of table %s to edit", post.table_id)
+            return
+        message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await message.edit(content=self._content(post), allowed_mentions=discord.AllowedMentions.none())
+        except discord.NotFound:
+            self._lobbies.pop(post.table_id or 0, None)
+
     async def _post(self, channel_id: int, post: Post) -> None:
+        if post.edit_only:
+            await self._edit_lobby(channel_id, post)
+            return
         channel = self.client.get_partial_messageable(channel_id)
         mentions = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(uid) for uid in post.mentions]
@@ -105,6 +122,8 @@ class Delivery:
             saved = await self.host.store.board_post(post.table_id)
             if saved is not None:
                 board = self._boards[key] = _Board(*saved)
+                if board.board_key.endswith(":lobby"):
+                    self._lobbies[post.table_id] = board.message_id
         if post.board_key is not None and board is not None and board.board_key == post.board_key:
             # Same turn: edit the board post in place so the channel shows one board per turn.
             message = channel.get_partial_message(board.message_id)
@@ -129,11 +148,20 @@ class Delivery:
         if post.board_key is not None:
             # Older boards keep their buttons: a click there is refused politely as out of date.
             self._boards[key] = _Board(post.board_key, channel_id, sent.id)
+            if post.table_id is not None and post.board_key.endswith(":lobby"):
+                self._lobbies[post.table_id] = sent.id  # edited again when the game starts and ends
             if post.table_id is not None:
                 await self.host.store.save_board_post(post.table_id, post.board_key, channel_id, sent.id, post.state_no)
 
     # -- DMs -------------------------------------------------------------------------------------------
     async def _dm(self, channel_id: int | None, user_id: int, post: Post) -> None:
+        try:
+            await self._send_dm(channel_id, user_id, post)
+        finally:
+            if post.table_id is not None and post.state_no is not None:
+                await self.host.dm_sent(post.table_id, user_id, post.state_no)  # no longer owed after a crash
+
+    async def _send_dm(self, channel_id: int | None, user_id: int, post: Post) -> None:
         try:
             dm = await self.client.create_dm(discord.Object(user_id))
             await dm.send(self._content(post), files=self._files(post))

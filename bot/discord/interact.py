@@ -53,10 +53,13 @@ async def caller_for(interaction: discord.Interaction, host: TableHost) -> Calle
 
 
 def reply_files(out: Outputs) -> list[discord.File]:
-    if out.reply_image is None:
-        return []
-    name = "view.gif" if out.reply_image[:3] == b"GIF" else "view.png"
-    return [discord.File(io.BytesIO(out.reply_image), filename=name)]
+    files = []
+    if out.reply_image is not None:
+        name = "view.gif" if out.reply_image[:3] == b"GIF" else "view.png"
+        files.append(discord.File(io.BytesIO(out.reply_image), filename=name))
+    if out.reply_file is not None:
+        files.append(text_file(out.reply_file[1], out.reply_file[0]))
+    return files
 
 
 async def defer(interaction: discord.Interaction) -> None:
@@ -72,6 +75,54 @@ async def say(interaction: discord.Interaction, text: str, *, files: list[discor
         await interaction.followup.send(text, ephemeral=True, files=files or [])
     else:
         await interaction.response.send_message(text, ephemeral=True, files=files or [])
+
+
+#: Discord's limits for embeds: a description, all embeds of one message together, embeds per message
+EMBED_DESCRIPTION = 4096
+EMBED_TOTAL = 6000
+EMBEDS_MAX = 10
+
+
+def embeds_for(text: str) -> list[discord.Embed] | None:
+    """A long text (its first line the title) as embeds within Discord's limits, split between lines; None if
+    even that cannot hold it (the caller then attaches it as a file)."""
+    head, _, body = text.partition("\n")
+    title = head.strip().strip("*").strip()[:256]
+    chunks: list[str] = []
+    for line in body.splitlines():
+        while len(line) > EMBED_DESCRIPTION - 100:  # one monstrous line: cut it into pieces
+            chunks.append(line[: EMBED_DESCRIPTION - 100])
+            line = line[EMBED_DESCRIPTION - 100 :]
+        if chunks and len(chunks[-1]) + 1 + len(line) <= EMBED_DESCRIPTION - 100:
+            chunks[-1] += "\n" + line
+        else:
+            chunks.append(line)
+    if len(title) + sum(len(c) for c in chunks) > EMBED_TOTAL - 100 or len(chunks) > EMBEDS_MAX:
+        return None
+    embeds = [discord.Embed(description=c or "\u200b") for c in chunks or [""]]
+    embeds[0].title = title
+    return embeds
+
+
+def text_file(text: str, filename: str) -> discord.File:
+    return discord.File(io.BytesIO(text.encode("utf-8")), filename=filename)
+
+
+async def say_long(interaction: discord.Interaction, text: str, filename: str = "text.txt") -> None:
+    """An ephemeral answer that may be longer than a message: as it is when it fits, else as embeds (the rules, a
+    card list), else its start and the whole of it as a text file. Nothing is cut."""
+    if len(text) <= MAX_CONTENT:
+        await say(interaction, text)
+        return
+    embeds = embeds_for(text)
+    if embeds is not None:
+        if interaction.response.is_done():
+            await interaction.followup.send(embeds=embeds, ephemeral=True)
+        else:
+            await interaction.response.send_message(embeds=embeds, ephemeral=True)
+        return
+    head = text.partition("\n")[0]
+    await say(interaction, f"{head}\n(The whole text is in the attached file.)", files=[text_file(text, filename)])
 
 
 async def run_command(

@@ -54,7 +54,8 @@ def _short(text: str, limit: int = 100) -> str:
 
 def _action_entry(choices: list[Choice], index: int) -> Entry:
     choice = choices[index]
-    description = choice.action if choice.label != choice.action else None
+    # what a card does, when the game says (Discord shows it under the label); else the text /play takes
+    description = choice.description or (choice.action if choice.label != choice.action else None)
     return Entry(_short(choice.label), f"a{index}", _short(description) if description else None)
 
 
@@ -77,16 +78,27 @@ def menus_for(choices: list[Choice]) -> list[Menu]:
                 runs[-1][1].append(index)
             else:
                 runs.append((name, [index]))
-        entries = [
-            Entry(
-                _short(name or f"{choices[run[0]].label} … {choices[run[-1]].label}"),
-                f"r{run[0]}-{run[-1]}",
-                _short(
-                    f"{len(run)} choices" + (f": {choices[run[0]].label} … {choices[run[-1]].label}" if name else "")
-                ),
+        entries: list[Entry] = []
+        parts: dict[str, int] = {}
+        for name, run in runs:
+            if len(run) == 1:
+                # a second level holding one action costs a click for nothing: the action stands in its place
+                entries.append(_action_entry(choices, run[0]))
+                continue
+            # a second-level name cut into runs of 25 says which part each run is, so no two entries read alike
+            parts[name] = parts.get(name, 0) + 1
+            total = sum(1 for other, _ in runs if other == name and name)
+            title = name + (f" ({parts[name]} of {total})" if total > 1 else "") if name else ""
+            entries.append(
+                Entry(
+                    _short(title or f"{choices[run[0]].label} … {choices[run[-1]].label}"),
+                    f"r{run[0]}-{run[-1]}",
+                    _short(
+                        f"{len(run)} choices"
+                        + (f": {choices[run[0]].label} … {choices[run[-1]].label}" if name else "")
+                    ),
+                )
             )
-            for name, run in runs
-        ]
         for part in range(0, len(entries), MENU_SIZE):
             menus.append(Menu(group, tuple(entries[part : part + MENU_SIZE])))
     return menus
@@ -188,15 +200,20 @@ def _current(host: TableHost, interaction: discord.Interaction, table_id: int, s
     return summary
 
 
-def waiting_text(summary: TableSummary | None) -> str:
+def waiting_text(summary: TableSummary | None, user_id: int | None = None) -> str:
+    """Why the caller has nothing to pick: the game is over, they hold no seat (a spectator, or a player who
+    left), or whom the table waits for."""
     if summary is not None and summary.status == "finished":
         return "The game is over — the summary is in the channel."
     if summary is None or summary.status != "running":
         return "There is no game running at this table."
     names = [seat.name for seat in summary.seats if seat.seat in summary.to_act]
+    waiting = f"waiting for {', '.join(names)}" if names else "nobody has to act right now"
+    if user_id is not None and not any(s.user_id == user_id and s.ai_level is None for s in summary.seats):
+        return f"You have no seat at this table, so there is nothing for you to play — {waiting}."
     if not names:
         return "Nothing to do for you right now."
-    return f"It's not your move — waiting for {', '.join(names)}."
+    return f"It's not your move — {waiting}."
 
 
 async def _offer_picker(interaction: discord.Interaction, host: TableHost, caller: Caller, note: str = "") -> None:
@@ -210,7 +227,8 @@ async def _offer_picker(interaction: discord.Interaction, host: TableHost, calle
         if summary is None or again is None or again.state_no == summary.state_no:
             break
     if not choices or summary is None:
-        text = f"{note}\n{waiting_text(summary)}" if note else waiting_text(summary)
+        waiting = waiting_text(summary, caller.user_id)
+        text = f"{note}\n{waiting}" if note else waiting
         await _show(interaction, text, None)
         return
     await _show(
@@ -543,7 +561,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:pa
                 return
             choices = await host.choices(caller)
             if not choices:
-                await _show(interaction, waiting_text(summary), None)
+                await _show(interaction, waiting_text(summary, caller.user_id), None)
                 return
             await _show(
                 interaction,

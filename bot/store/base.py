@@ -254,6 +254,20 @@ MIGRATIONS: tuple[Step, ...] = (
     INSERT INTO rating_backfill (pending) VALUES (1);
     """
     ),
+    # 6: DMs handed to the transport and not yet reported sent, so a restart sends the ones a crash lost, each once
+    # (bot/restore.py). One per user, table and state number: a second one of the same moment is not kept.
+    Step(
+        """
+    CREATE TABLE dms_owed (
+        table_id BIGINT NOT NULL,
+        user_id BIGINT NOT NULL,
+        state_no INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        created DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (table_id, user_id, state_no)
+    );
+    """
+    ),
 )
 
 #: the tables ``parley db copy`` copies, parents first, each with its key (the order rows are read in); a
@@ -269,6 +283,7 @@ DATA_TABLES: dict[str, str] = {
     "board_posts": "table_id",
     "ratings": "guild_id, game_id, player",
     "rating_changes": "table_id, seat",
+    "dms_owed": "table_id, user_id, state_no",
 }
 
 RECORD_RESULTS = (
@@ -495,6 +510,11 @@ class Store:
             if status in ("finished", "abandoned"):
                 await tx.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
 
+    async def set_host(self, table_id: int, host_id: int, now: float) -> None:
+        """The table's host handed on (its host left)."""
+        async with self.transaction() as tx:
+            await tx.execute("UPDATE tables SET host_id = ?, updated = ? WHERE id = ?", (host_id, float(now), table_id))
+
     async def touch(self, table_id: int, now: float) -> None:
         async with self.transaction() as tx:
             await tx.execute("UPDATE tables SET updated = ? WHERE id = ?", (float(now), table_id))
@@ -648,6 +668,33 @@ class Store:
             " WHERE t.status IN ('lobby', 'running') AND b.state_no IS NOT NULL"
         )
         return {int(r["table_id"]): int(r["state_no"]) for r in rows}
+
+    # -- DMs owed ------------------------------------------------------------------------------------------
+    async def owe_dms(self, rows: list[tuple[int, int, int, str]], now: float) -> None:
+        """Remember DMs about to be sent: ``(table_id, user_id, state_no, text)`` each."""
+        if not rows:
+            return
+        async with self.transaction() as tx:
+            await tx.executemany(
+                "INSERT INTO dms_owed (table_id, user_id, state_no, text, created) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (table_id, user_id, state_no) DO NOTHING",
+                [(*row, float(now)) for row in rows],
+            )
+
+    async def dm_sent(self, table_id: int, user_id: int, state_no: int) -> None:
+        """The user's DMs of that table up to ``state_no`` went out (or were refused for good): no longer owed."""
+        async with self.transaction() as tx:
+            await tx.execute(
+                "DELETE FROM dms_owed WHERE table_id = ? AND user_id = ? AND state_no <= ?",
+                (table_id, user_id, state_no),
+            )
+
+    async def dms_owed(self) -> list[tuple[int, int, int, str]]:
+        """Every DM still owed, oldest first: ``(table_id, user_id, state_no, text)``."""
+        rows = await self._fetch(
+            "SELECT table_id, user_id, state_no, text FROM dms_owed ORDER BY created, table_id, state_no"
+        )
+        return [(int(r["table_id"]), int(r["user_id"]), int(r["state_no"]), str(r["text"])) for r in rows]
 
     # -- settings ------------------------------------------------------------------------------------
     async def settings(self, guild_id: int) -> dict[str, Any]:

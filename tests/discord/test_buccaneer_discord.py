@@ -48,7 +48,7 @@ async def sail(w: World, k: int) -> None:
     """The moderator sails ``k`` squares south out of Amsterdam, by /play."""
     for action in ("sail s", f"go {k}", "face s", "confirm"):
         result = await w.mod.slash(w.channel, "play", action=action)
-        assert "You played" in reply(result), reply(result)
+        assert "Played" in reply(result), reply(result)
 
 
 def labels(message: discord.Message) -> list[str]:
@@ -81,7 +81,7 @@ async def test_a_human_challenges_a_humans_bluff_by_the_button(world: World) -> 
     result = await w.mod.click(post, label=challenge_label(w))  # nor may the mover challenge their own move
     assert answer(result).ephemeral and "Only ana" in reply(result) and w.summary().state_no == before
     result = await w.ana.click(post, label=challenge_label(w))
-    assert answer(result).ephemeral and "You played `challenge`" in reply(result)
+    assert answer(result).ephemeral and "Played" in reply(result) and "`challenge`" in reply(result)
     channel = "\n".join(m.content for m in w.messages())
     assert "challenges Amsterdam's move: exceeded" in channel
     assert strength(w) == (0, 0)  # the mover lost every crew card
@@ -97,7 +97,7 @@ async def test_a_human_challenges_an_honest_move_and_pays_the_forfeit(world: Wor
     assert s > n
     await sail(w, s)  # exactly the sailing strength: honest, yet beyond the hand size, so it may be challenged
     result = await w.ana.click(challenge_post(w), label=challenge_label(w))
-    assert "You played `challenge`" in reply(result)
+    assert "Played" in reply(result) and "`challenge`" in reply(result)
     assert "challenges Amsterdam's move: within" in "\n".join(m.content for m in w.messages())
     # Ana pays her forfeit (her best card or a treasure: chosen in the picker when there is a choice), and only
     # then does the AI go on
@@ -156,7 +156,7 @@ async def test_a_restart_during_the_window_keeps_the_wait_and_the_button(world: 
     await w.env.advance_time(WAIT / 2)
     assert w.summary().state_no == before.state_no  # the stored wait goes on after the restart
     result = await w.ana.click(post, label=challenge_label(w))  # the button posted before the restart
-    assert "You played `challenge`" in reply(result), reply(result)
+    assert "Played" in reply(result) and "`challenge`" in reply(result), reply(result)
     assert "exceeded" in "\n".join(m.content for m in w.messages())
     assert w.summary().state_no > before.state_no + 1  # the challenge, then the AI's move
 

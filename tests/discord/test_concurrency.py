@@ -121,9 +121,9 @@ async def test_fifty_taps_of_one_picker_option_apply_exactly_one_action(
     assert after.state_no == before.state_no + 1
     assert len(await w.host.store.log(before.table_id)) == log_before + 1
     assert len(edits) == CROWD - 10, f"{len(edits)} answers to {CROWD - 10} taps"
-    played = [e for e in edits if e.startswith("You played")]
+    played = [e for e in edits if e.startswith("Played")]
     assert len(played) == 1, played
-    refused = [e for e in edits if not e.startswith("You played")]
+    refused = [e for e in edits if not e.startswith("Played")]
     assert all("out of date" in e for e in refused), {e.splitlines()[0] for e in refused}
     for result in clicks:
         text = reply(result)
@@ -159,9 +159,9 @@ async def test_fifty_play_commands_at_once_apply_exactly_one_action(
     assert len(await w.host.store.log(before.table_id)) == log_before + 1
     texts = [reply(r) for r in results]
     assert all(answer(r).ephemeral for r in results)
-    assert sum(t.startswith("You played") for t in texts) == 1, texts[:3]
+    assert sum(t.startswith("Played") for t in texts) == 1, texts[:3]
     for text in texts:
-        if not text.startswith("You played"):
+        if not text.startswith("Played"):
             # not their turn, or (the player's turn goes on) that action is spent: either way what is allowed
             assert "turn" in text or "You can play" in text, text
             assert len(text) <= 2000 and not LIVE_MENTION.search(text), text
@@ -204,7 +204,7 @@ async def test_flagon_planning_from_every_seat_at_once_all_lands(
             results = [_emit_play(w, players[s], picks[s]) for s in planners]
             await w.env.settle()
             texts = [reply(r) for r in results]
-            assert all(t.startswith("You played") for t in texts), texts
+            assert all(t.startswith("Played") for t in texts), texts
             assert all(answer(r).ephemeral for r in results)
             assert w.summary().state_no == before + len(planners)
             planned += len(planners)
@@ -248,7 +248,7 @@ async def test_flagon_plans_picked_in_every_players_picker_at_once_all_land(
             await w.env.settle()
             assert w.summary().state_no == before + len(planners), [w.refresh(p).content for _, p, _, _ in taps]
             for _, picker, _, _ in taps:
-                assert w.refresh(picker).content.startswith("You played")
+                assert w.refresh(picker).content.startswith("Played")
             planned += len(planners)
     assert planned >= 4
     log = (await w.host.store.log(w.summary().table_id))[log_before:]

@@ -49,15 +49,19 @@ def test_many_groups_are_paged_with_prev_and_next() -> None:
     assert len([c for c in last.children if type(c).__name__ == "PickSelect"]) == 1
 
 
-@pytest.mark.parametrize("n", [26, 60, 625, 700])
+@pytest.mark.parametrize("n", [26, 60, 625, 700, 51])
 def test_a_big_group_becomes_ranges_with_a_second_level(n: int) -> None:
     cs = choices({"move": n})
     menus = menus_for(cs)
     entries = [e for m in menus for e in m.entries]
-    assert all(e.value.startswith("r") for e in entries)
+    # every run of 25 opens a second level; a last run of one action is that action itself
+    assert all(e.value.startswith("r") for e in entries if n % MENU_SIZE != 1 or e is not entries[-1])
     assert len(entries) == -(-n // MENU_SIZE)
     covered = []
     for e in entries:
+        if e.value.startswith("a"):
+            covered.append(int(e.value[1:]))
+            continue
         start, end = (int(x) for x in e.value[1:].split("-"))
         covered += list(range(start, end + 1))
         second = run_view(1, 0, cs, 0, start, end)
@@ -73,8 +77,10 @@ def test_a_games_second_level_names_become_the_ranges_in_natural_order() -> None
     assert [c.submenu for c in ordered[:4]] == ["0–2 mi", "2–4 mi", "2–4 mi", "2–4 mi"]
     menus = menus_for(ordered)
     assert [m.title for m in menus] == ["ride NE", "ride SW", "end"]
-    assert [e.label for e in menus[0].entries] == ["0–2 mi", "2–4 mi", "2–4 mi", "10–12 mi"]
-    for e in menus[0].entries:
+    # a second level of one action is that action; a name cut in runs of 25 says which part each run is
+    assert [e.label for e in menus[0].entries] == ["ride NE0", "2–4 mi (1 of 2)", "2–4 mi (2 of 2)", "10–12 mi"]
+    assert menus[0].entries[0].value.startswith("a")
+    for e in menus[0].entries[1:]:
         start, end = (int(x) for x in e.value[1:].split("-"))
         assert len({ordered[i].group for i in range(start, end + 1)}) == 1
         check_discord_limits(run_view(1, 0, ordered, 0, start, end))
@@ -115,3 +121,33 @@ async def test_the_picker_pages_and_opens_the_second_level_in_discord(
     assert w.summary().state_no == before
     refused = w.refresh(picker)
     assert not refused.content.startswith("**Your move") and selects(refused)  # the refusal, then the picker again
+
+
+async def test_a_second_level_of_one_action_is_picked_from_its_parent_menu(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    w = world
+    await w.open_table(w.ana, ai=1)
+    actor = w.to_act()[0]
+    real = await w.host.choices(await _caller(w, actor))
+    alone = Choice(real[0].action, real[0].label, "move › far away")
+    many = [alone, *(Choice(f"filler {i}", f"filler {i}", "move › near") for i in range(30))]
+    real_choices = w.host.choices
+
+    async def fake_choices(caller):  # type: ignore[no-untyped-def]
+        return many if caller.user_id == actor.id else await real_choices(caller)
+
+    monkeypatch.setattr(w.host, "choices", fake_choices)
+    picker = answer(await actor.click(w.current_board(), label="Take your turn"))
+    [menu] = selects(picker)
+    entry = next(o for o in menu["options"] if o["label"] == alone.label)
+    assert entry["value"] == "a0"  # the action itself, not a range opening a menu of one
+    before = w.summary().state_no
+    await actor.select(picker, [entry["value"]], custom_id=menu["custom_id"])
+    assert w.summary().state_no > before  # played with one pick
+
+
+async def _caller(w: World, member):  # type: ignore[no-untyped-def]
+    from bot.tables import Caller
+
+    return Caller(w.guild.id, w.channel.id, member.id, "x")

@@ -88,7 +88,7 @@ def _run(args: list[str], stdin: str, cwd: Path) -> subprocess.CompletedProcess[
 def test_parley_play_cartagena_through_stdin(tmp_path: Path) -> None:
     proc = _run(["play", "cartagena", "--seed", "7", "--variant", "tortuga"], "moves\n1\nhand\nboard\nquit\n", tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert "You played" in proc.stdout and "[picture] pictures/1/001.png" in proc.stdout
+    assert "Played" in proc.stdout and "[picture] pictures/1/001.png" in proc.stdout
     assert (tmp_path / "pictures" / "1" / "001.png").read_bytes()[:4] == b"\x89PNG"
 
 
@@ -179,3 +179,45 @@ async def test_console_exits_non_zero_after_an_internal_error(tmp_path: Path, mo
         read=scripted(["ready", "mark", "quit"]),
     )
     assert code == 1 and "Something went wrong" in out.getvalue() and "engine bug" not in out.getvalue()
+
+
+async def test_console_moves_are_grouped_like_the_picker_and_a_menu_is_listed_on_request(tmp_path: Path) -> None:
+    out = io.StringIO()
+    host = TableHost(Store(":memory:"), ai_seed="c", renderer=RecordingRenderer(cheap=True))
+    script = ["moves", "moves ride n 0-2", "moves nothing-like-this", "quit"]
+    await play(
+        host, "treasure_island", options={}, ai=2, level="easy", seed="s3", pictures=tmp_path, out=out,
+        read=scripted(script),
+    )
+    text = out.getvalue()
+    assert len(text.splitlines()) < 300, len(text.splitlines())  # not ~2,500 lines
+    assert "menus; type `moves <menu>`" in text
+    assert "ride › N 0–2 mi:" in text and "   1. ride " in text  # one second level, numbered under its heading
+    assert "! No move starts with" in text
+
+
+async def test_console_prints_private_news_with_the_move_that_caused_it(tmp_path: Path) -> None:
+    out = io.StringIO()
+    host = TableHost(Store(":memory:"), ai_seed="c", renderer=RecordingRenderer(cheap=True))
+    # the third draw ends the turn: the AI's whole turn follows in the same answer
+    script = ["ready", "draw", "draw", "draw", "quit"]
+    await play(host, "toy", options={}, ai=1, level="easy", seed="s3", pictures=tmp_path, out=out,
+               read=scripted(script))
+    text = out.getvalue()
+    last = text.rindex("You drew ")
+    ai_turn = text.index("Blue played")
+    assert last < ai_turn, text[-1500:]  # the news, then the AI's turn (not after it)
+
+
+async def test_console_moves_say_what_a_card_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rules import registry
+
+    game = registry.get("toy")
+    monkeypatch.setattr(game, "describe", lambda view, action: "adds its value to the pile" if action.startswith(
+        "play") else "", raising=False)
+    out = io.StringIO()
+    host = TableHost(Store(":memory:"), ai_seed="c", renderer=RecordingRenderer(cheap=True))
+    await play(host, "toy", options={}, ai=1, level="easy", seed="s3", pictures=tmp_path, out=out,
+               read=scripted(["ready", "moves", "quit"]))
+    lines = [line for line in out.getvalue().splitlines() if ". play " in line]
+    assert lines and all(line.endswith(" — adds its value to the pile") for line in lines)

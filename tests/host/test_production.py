@@ -97,7 +97,7 @@ async def test_a_killed_render_worker_is_replaced_and_the_next_move_has_its_pict
         await asyncio.sleep(0.2)
         out = await host.play(ANA, "mark")
         assert out.ok
-        boards = [p for p in out.public if p.board_key]
+        boards = [p for p in out.public if p.board_key and not p.edit_only]
         assert boards and all(p.image == workers_child.TINY_PNG for p in boards)
         assert all(NO_BOARD not in p.text for p in boards)
         [new] = host.pictures.worker_pids()
@@ -114,7 +114,7 @@ async def test_a_worker_that_dies_while_drawing_is_replaced_and_the_picture_draw
     try:
         out = await running(host, BEN)
         assert marker.exists()  # a worker did die on the first picture ...
-        boards = [p for p in out.public if p.board_key]
+        boards = [p for p in out.public if p.board_key and not p.edit_only]
         assert boards and all(p.image == workers_child.TINY_PNG for p in boards)  # ... and no picture is missing
         assert host.pictures.pool is not None and host.pictures.pool.replaced == 1
         assert "retrying the job" in caplog.text
@@ -129,7 +129,7 @@ async def test_a_picture_that_kills_every_worker_is_posted_without_it_and_the_po
     host = await production(tmp_path, 1, workers_child.always_dies)
     try:
         out = await running(host, BEN, ready=False)
-        board = next(p for p in out.public if p.board_key)
+        board = next(p for p in out.public if p.board_key and not p.edit_only)
         assert board.image is None and NO_BOARD in board.text
         assert "died during a job again" in caplog.text and "picture failed" in caplog.text
         hands = [p for _, p in out.private if p.filename == "hand.png"]

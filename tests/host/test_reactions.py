@@ -40,7 +40,7 @@ async def sail(host: TableHost, k: int) -> Outputs:
 
 
 def board(out: Outputs):  # noqa: ANN201 - the last board post of a call
-    return [p for p in out.public if p.board_key][-1]
+    return [p for p in out.public if p.board_key and not p.edit_only][-1]
 
 
 async def test_an_ai_next_seat_waits_while_a_person_may_challenge_then_moves(

@@ -43,7 +43,8 @@ async def _play_checked(host: TableHost, game_id: str, humans: list[Caller], rnd
         public = "\n".join(p.text for p in out.public)
         assert not leaks(public, hidden), public
         if now.status == "running":
-            history = (await host.history(humans[0])).reply
+            told = await host.history(humans[0])
+            history = told.reply + (told.reply_file[1] if told.reply_file else "")  # the attached record too
             assert not leaks(history, hidden)
         # each DM goes to its owner and holds only that seat's secrets
         for user, post in out.private:

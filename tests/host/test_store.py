@@ -155,3 +155,20 @@ def test_without_a_server_the_postgresql_tests_skip_but_fail_under_ci(monkeypatc
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="CI=true, so this is a failure"):
         pg.require_server()
+
+
+async def test_dms_owed_until_sent_and_a_handed_on_host(store: Store) -> None:
+    table_id = await new_table(store)
+    user = SNOWFLAKE + 2
+    await store.owe_dms([(table_id, user, 3, "drew a key"), (table_id, SNOWFLAKE + 5, 3, "other")], 1.0)
+    await store.owe_dms([(table_id, user, 3, "the same moment again"), (table_id, user, 5, "drew a hat")], 2.0)
+    assert await store.dms_owed() == [
+        (table_id, user, 3, "drew a key"),  # one per user, table and state: the second of a moment is not kept
+        (table_id, SNOWFLAKE + 5, 3, "other"),
+        (table_id, user, 5, "drew a hat"),
+    ]
+    await store.dm_sent(table_id, user, 4)  # what was sent up to state 4 is no longer owed
+    assert await store.dms_owed() == [(table_id, SNOWFLAKE + 5, 3, "other"), (table_id, user, 5, "drew a hat")]
+    await store.set_host(table_id, SNOWFLAKE + 5, 3.0)
+    row = await store.get_table(table_id)
+    assert row is not None and row.host_id == SNOWFLAKE + 5

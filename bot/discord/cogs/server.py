@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.interact import defer, run_command, say
+from bot.discord.interact import defer, run_command, say, say_long
 from rules import registry
 
 if TYPE_CHECKING:
@@ -41,13 +41,26 @@ class ServerCog(commands.Cog):
         games = _game_choices()
 
         @app_commands.command(name="rules", description="A short summary of a game's rules and how to play it here")
-        @app_commands.describe(game="The game (default: the one at this channel's table, else the list)")
-        @app_commands.choices(game=games)
-        async def rules(interaction: discord.Interaction, game: Optional[str] = None) -> None:  # noqa: UP045
+        @app_commands.describe(
+            game="The game (default: the one at this channel's table, else the list)",
+            section="The rules summary (default) or the game's cards and what each does",
+        )
+        @app_commands.choices(
+            game=games,
+            section=[app_commands.Choice(name="rules", value="rules"), app_commands.Choice(name="cards", value="cards")],
+        )
+        async def rules(
+            interaction: discord.Interaction,
+            game: Optional[str] = None,  # noqa: UP045
+            section: str = "rules",
+        ) -> None:
+            await defer(interaction)
             if game is None:
                 summary = self.host.table_for(interaction.channel_id or 0)
                 game = summary.game_id if summary is not None else None
-            await self._run(interaction, lambda _caller: self.host.rules(game))
+            out = await self.host.rules(game, section)
+            # a rules summary is up to 4,000 characters, more than a message holds: embeds keep all of it
+            await say_long(interaction, out.reply, filename=f"{game or 'games'}-{section}.txt")
 
         stats = app_commands.Group(name="stats", description="Games played and won, and skill ratings", guild_only=True)
 
