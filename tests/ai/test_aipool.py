@@ -88,7 +88,7 @@ async def test_a_human_tables_decision_goes_before_queued_ai_only_ones() -> None
     from bot.aipool import AI_ONLY_TABLE, HUMAN_TABLE
 
     view, seat, legal = _position()
-    pool = AIPool(processes=1, iterations=20)
+    pool = AIPool(processes=1, iterations=60)  # long enough that the first job is still running meanwhile
     done: list[str] = []
 
     async def one(name: str, priority: int) -> None:
@@ -102,8 +102,8 @@ async def test_a_human_tables_decision_goes_before_queued_ai_only_ones() -> None
         while pool.pool._queue.qsize():  # noqa: SLF001 - ...and taken by the only worker
             await asyncio.sleep(0.01)
         rest = [asyncio.create_task(one(f"ai-{i}", AI_ONLY_TABLE)) for i in (1, 2, 3)]
-        await asyncio.sleep(0.05)
-        human = asyncio.create_task(one("human", HUMAN_TABLE))
+        await asyncio.sleep(0)  # queued behind the running job, in order...
+        human = asyncio.create_task(one("human", HUMAN_TABLE))  # ...and the human table's job after them
         await asyncio.gather(first, *rest, human)
     finally:
         pool.shutdown()
