@@ -1,6 +1,6 @@
 """A soak run of the production host: does memory stay flat, and latency steady, however many games end?
 
-    python -m benchmarks.soak --minutes 15 [--tables 10] [--think 0.3] [--sample 30] [--json FILE]
+    python -m benchmarks.soak --minutes 15 [--tables 10] [--think 0.3] [--sample 30] [--json FILE] [--trace 15] [--trim]
 
 The host is the one ``parley run`` serves (``bot.factory.build_host``: SQLite on disk, pictures and replays in
 render worker processes, real renderers). ``--tables`` tables play at once, the five games in turn; each seats the
@@ -18,6 +18,11 @@ full this process's capped caches are (the rules' and renderers' ``lru_cache``s:
 fill) and the machine's load.
 At the end: the slope of each figure per 100 finished games after the warm-up (the first third of the run), and
 the budgets of a 15-minute run side by side. Printed, never asserted.
+
+Diagnoses (they change what they measure, so not for the README's figures): ``--trace N`` runs ``tracemalloc``
+and prints, after each sample, the N source lines whose live Python memory grew most since the first sample and
+the capped caches' entries; ``--trim`` hands glibc's free memory back (``malloc_trim``) before each sample, so
+what RSS still gains is memory in use rather than memory the allocator kept after a peak.
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ import statistics
 import sys
 import tempfile
 import time
+import tracemalloc
+from array import array
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,7 +48,7 @@ from benchmarks.stats import percentile
 from bot.factory import build_host
 from bot.settings import Settings, default_render_processes
 from bot.tables import Caller, Outputs, TableHost
-from bot.workers import rss_bytes
+from bot.workers import rss_bytes, trim_heap
 from rules import registry
 
 MB = 2**20
@@ -71,6 +78,20 @@ def malloc_in_use() -> int:
         return int(info.uordblks + info.hblkhd)
     except (OSError, AttributeError):
         return 0
+
+
+def growth(first: tracemalloc.Snapshot | None, top: int) -> tuple[tracemalloc.Snapshot, list[str]]:
+    """A snapshot now and the ``top`` source lines that hold more than in ``first``, plus the caches' entries."""
+    now = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
+    lines = [f"    {stat}" for stat in now.compare_to(first, "lineno")[:top]] if first is not None else []
+    for name, module in list(sys.modules.items()):
+        if module is None or not name.startswith(("rules.", "renderers.", "bot.")):
+            continue
+        for attr, value in list(vars(module).items()):
+            info = getattr(value, "cache_info", None)
+            if callable(info) and getattr(value, "__module__", None) == name and (stats := info()).currsize:
+                lines.append(f"    cache {name}.{attr}: {stats.currsize}/{stats.maxsize} entries")
+    return (first or now), lines
 
 
 def open_fds(pid: int | str = "self") -> int:
@@ -131,8 +152,10 @@ class Soak:
     refused: int = 0
     window_play: list[float] = field(default_factory=list)
     window_lag: list[float] = field(default_factory=list)
-    all_play: list[float] = field(default_factory=list)
-    all_lag: list[float] = field(default_factory=list)
+    # the whole run's figures as packed doubles: a list of floats (32 bytes each) would be the soak's own growth,
+    # ~1 MB per 100 games in the main process's figures
+    all_play: array[float] = field(default_factory=lambda: array("d"))
+    all_lag: array[float] = field(default_factory=lambda: array("d"))
     last_moves: list[float] = field(default_factory=list)
     samples: list[Sample] = field(default_factory=list)
 
@@ -298,11 +321,11 @@ def summary(soak: Soak, warmup: float) -> dict[str, Any]:
         "play_p95_ms_per_100_games": drift_p95,
         "play_p95_ms_first_third": statistics.median([s.play_p95_ms for s in first]) if first else float("nan"),
         "play_p95_ms_last_third": statistics.median([s.play_p95_ms for s in last]) if last else float("nan"),
-        "play_p50_ms": percentile(soak.all_play, 50) * 1000,
-        "play_p95_ms": percentile(soak.all_play, 95) * 1000,
+        "play_p50_ms": percentile(list(soak.all_play), 50) * 1000,
+        "play_p95_ms": percentile(list(soak.all_play), 95) * 1000,
         "play_max_ms": max(soak.all_play, default=float("nan")) * 1000,
         "last_move_max_ms": max(soak.last_moves, default=float("nan")) * 1000,
-        "lag_p99_ms": percentile(soak.all_lag, 99) * 1000,
+        "lag_p99_ms": percentile(list(soak.all_lag), 99) * 1000,
         "lag_max_ms": max(soak.all_lag, default=float("nan")) * 1000,
         "internal_errors": soak.host.internal_errors,
         "workers_replaced": soak.host.pictures.pool.replaced if soak.host.pictures.pool else 0,
@@ -342,6 +365,8 @@ async def soak_run(
     every: float = 30.0,
     max_moves: int = 600,
     processes: int | None = None,
+    trim: bool = False,
+    trace: int = 0,
     seed: int = 1,
     folder: str | None = None,
     say: Any = print,
@@ -365,6 +390,9 @@ async def soak_run(
     stop = asyncio.Event()
     rnd = random.Random(seed)
     soak.started = time.perf_counter()
+    first: tracemalloc.Snapshot | None = None
+    if trace:
+        tracemalloc.start()
     tasks = [asyncio.create_task(lag_probe(soak, stop))]
     tasks += [
         asyncio.create_task(table_loop(soak, i, stop, think, max_moves, random.Random(rnd.random())))
@@ -377,7 +405,12 @@ async def soak_run(
             for task in tasks:
                 if task.done() and task.exception() is not None:
                     raise task.exception()  # type: ignore[misc]
+            if trim:
+                trim_heap()
             say(line(soak.sample()))
+            if trace:
+                first, lines = growth(first, trace)
+                say("\n".join(lines))
         stop.set()
         await asyncio.gather(*tasks)
         await host.idle()
@@ -386,6 +419,8 @@ async def soak_run(
         r.update(minutes=minutes, tables=tables, think=think, render_processes=settings.render_processes)
         return r
     finally:
+        if trace:
+            tracemalloc.stop()
         stop.set()
         for task in tasks:
             task.cancel()
@@ -406,6 +441,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", default=None, help="folder for the database (kept); default a temporary one")
     parser.add_argument("--json", default=None, help="also write the figures and samples to this file")
+    parser.add_argument("--trim", action="store_true", help="malloc_trim before each sample (a diagnosis)")
+    parser.add_argument("--trace", type=int, default=0, help="tracemalloc: the N lines that grew most (a diagnosis)")
     args = parser.parse_args(argv)
     r = asyncio.run(
         soak_run(
@@ -417,6 +454,8 @@ def main(argv: list[str] | None = None) -> int:
             processes=args.processes,
             seed=args.seed,
             folder=args.dir,
+            trim=args.trim,
+            trace=args.trace,
         )
     )
     print("\n".join(report(r, args.minutes / 3)))

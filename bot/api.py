@@ -102,7 +102,7 @@ class Choice:
 SUBMENU = " › "
 
 
-@functools.lru_cache(maxsize=4096)  # a few dozen distinct submenus, sorted thousands of times per picker
+@functools.lru_cache(maxsize=256)  # a few dozen distinct submenus, sorted thousands of times per picker
 def _natural(text: str) -> tuple[tuple[int, int | str], ...]:
     """Sort key that puts "2–4 mi" before "10–12 mi"."""
     return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text) if part)

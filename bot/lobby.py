@@ -14,6 +14,7 @@ from bot.outputs import clip, defang, outcome_text, quote, seat_label
 from bot.posts import Batch
 from bot.store import SeatRow, Store
 from bot.table import Table
+from bot.workers import trim_heap
 from rules import registry
 from rules.core import AI_LEVELS, IllegalAction
 
@@ -348,6 +349,9 @@ class LobbyMixin:
         self._finished.move_to_end(t.id)
         while len(self._finished) > FINISHED_KEPT:
             self._forget(next(iter(self._finished)))
+        # a game's end frees its turn caches and often a whole table; glibc would keep those pages, and a bot
+        # that ends thousands of games would look as if it leaked
+        trim_heap()
 
     def _forget(self, table_id: int) -> None:
         """A finished table out of memory (the store still has all of it)."""

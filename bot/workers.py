@@ -44,8 +44,9 @@ def rss_bytes(pid: int | str = "self") -> int:
         return 0
 
 
-def _trim() -> None:
-    """Hand freed heap pages back to the system (glibc keeps them otherwise, so a big job's peak would stay)."""
+def trim_heap() -> None:
+    """Hand freed heap pages back to the system (glibc keeps them otherwise, so a big job's peak would stay).
+    Well under a millisecond on the bot's heap, so it may run on the event loop."""
     try:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):
@@ -75,7 +76,7 @@ def _worker_main(conn: multiprocessing.connection.Connection, boot: Callable[[],
                 data = pickle.dumps((False, RuntimeError(f"{type(exc).__name__} in a worker's result")))
             del reply
             if trim:
-                _trim()
+                trim_heap()
             conn.send_bytes(data)
     except (EOFError, OSError):
         return  # the pool closed our pipe, or the main process died

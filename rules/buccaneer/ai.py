@@ -69,7 +69,7 @@ def _easy(view: View, seat: int, legal: list[str], rnd: random.Random) -> str:
 
 
 # -- distances --------------------------------------------------------------------------------------------
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=128)  # ≈20 KB an entry; 64 entries already hit 90%
 def distances(goals: frozenset[str], reach: int) -> dict[str, int]:
     """T(q): the fewest straight moves of 1..reach squares from each node to a goal. Lines are symmetric
     (a harbour is only ever a line's end), so a search outwards from the goals gives the distance to them."""

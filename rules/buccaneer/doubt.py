@@ -54,7 +54,7 @@ def unseen(view: dict[str, Any]) -> dict[int, int]:
     return by_value
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def short_chance(ones: int, twos: int, threes: int, n: int, k: int) -> float:
     """P(the sum of ``n`` cards drawn without replacement from these unseen cards is below ``k``)."""
     total = ones + twos + threes

@@ -79,7 +79,7 @@ def step_graph(map_id: str) -> dict[int, list[tuple[int, float]]]:
     return out
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=256)
 def path(map_id: str, start: int, goal: int) -> tuple[int, ...]:
     """A* shortest path on legal half-mile steps (§7.2)."""
     graph = step_graph(map_id)

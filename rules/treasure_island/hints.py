@@ -253,7 +253,7 @@ def region(card_id: str, vals: tuple[str, ...], ctx: Ctx) -> int:
     return _region(card_id, vals, ctx)
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=1024)  # ≈0.7 KB an entry; the hit rate levels off at 256 entries
 def _region(card_id: str, vals: tuple[str, ...], ctx: Ctx) -> int:
     g = G.geo(ctx.map_id)
     legal = g.legal_mask

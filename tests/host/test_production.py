@@ -190,7 +190,9 @@ async def test_the_replay_is_published_after_the_result_was_delivered(host: Tabl
     assert replay.image is not None and replay.image[:3] == b"GIF"
 
 
-async def test_a_finished_table_drops_its_caches(host: TableHost) -> None:
+async def test_a_finished_table_drops_its_caches(host: TableHost, monkeypatch: pytest.MonkeyPatch) -> None:
+    trims: list[None] = []
+    monkeypatch.setattr("bot.lobby.trim_heap", lambda: trims.append(None))
     await running(host, BEN, ais=1)
     summary = host.table_for(CHANNEL)
     assert summary is not None
@@ -200,6 +202,7 @@ async def test_a_finished_table_drops_its_caches(host: TableHost) -> None:
     await play_to_end(host, ANA, BEN)
     assert table.status == "finished"
     assert table.choices_for is None and table.undo_stack == [] and table.turn_lines == [] and table.acted == {}
+    assert trims == [None]  # and the allocator gives the freed pages back
     assert host.table_for(CHANNEL).status == "finished"  # still answers the channel's buttons
 
 
