@@ -59,6 +59,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("game", help=f"one of: {', '.join(registry.game_ids())}")
     play.add_argument("--ai", type=int, default=None, help="number of AI seats (default: enough for the minimum)")
     play.add_argument("--level", choices=AI_LEVELS, default="normal", help="AI level")
+    play.add_argument("--ai-seconds", type=float, default=None, help="hard only: think time a decision (default 1)")
     play.add_argument("--seed", default=None, help="seed of the deal and of the AIs, for a repeatable game")
     play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a table option")
     play.add_argument("--variant", default=None, help="the value of the game's first option (e.g. tortuga)")
@@ -85,6 +86,7 @@ def _parser() -> argparse.ArgumentParser:
         "--level", default="normal", help="AI level for every seat, or one per seat separated by commas (normal,easy)"
     )
     sim.add_argument("--seed", default="sim")
+    sim.add_argument("--ai-seconds", type=float, default=None, help="hard only: think time a decision (default 1)")
     sim.add_argument("--players", type=int, default=None, help="seats (default: the game's minimum)")
     sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     sim.add_argument("--variant", default=None)
@@ -141,6 +143,7 @@ def _play(args: argparse.Namespace) -> int:
     from bot.console import play
     from bot.store import Store
     from bot.tables import TableHost
+    from rules.search import DEFAULT_SECONDS
 
     game_id = _game(args.game)
     game = registry.get(game_id)
@@ -151,7 +154,13 @@ def _play(args: argparse.Namespace) -> int:
             f"parley: {game.info.title} takes {game.info.min_players} to {game.info.max_players} players;"
             f" with you, --ai must be {game.info.min_players - 1} to {game.info.max_players - 1}"
         )
-    host = TableHost(Store(":memory:"), ai_seed=args.seed)
+    # hard AIs search in a worker process, as at a Discord table
+    host = TableHost(
+        Store(":memory:"),
+        ai_seed=args.seed,
+        ai_processes=1 if args.level == "hard" else 0,
+        ai_seconds=args.ai_seconds or DEFAULT_SECONDS,
+    )
     return asyncio.run(
         play(host, game_id, options=options, ai=ai, level=args.level, seed=args.seed, pictures=args.pictures)
     )
@@ -187,7 +196,14 @@ def _simulate(args: argparse.Namespace) -> int:
     options = _options(game_id, args.option, args.variant)
     try:
         summary = simulate(
-            game_id, args.games, players=args.players, levels=levels, seed=args.seed, options=options, bar=sys.stderr
+            game_id,
+            args.games,
+            players=args.players,
+            levels=levels,
+            seed=args.seed,
+            options=options,
+            bar=sys.stderr,
+            ai_seconds=args.ai_seconds,
         )
     except IllegalAction as exc:
         raise SystemExit(f"parley: {exc.message}") from None

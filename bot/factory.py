@@ -21,4 +21,11 @@ def build_host(settings: Settings, **options: Any) -> TableHost:
     ``settings.render_processes`` worker processes. ``options`` go to :class:`TableHost` (a benchmark's seed or
     stand-in renderer); nothing else differs from production."""
     options.setdefault("owns_guild", None if settings.shards.everything else settings.shards.owns)
-    return TableHost(build_store(settings), render_processes=settings.render_processes, **options)
+    return TableHost(
+        build_store(settings),
+        render_processes=settings.render_processes,
+        ai_processes=settings.ai_processes,
+        ai_seconds=settings.ai_seconds,
+        ai_takeover_level=settings.ai_takeover_level,
+        **options,
+    )

@@ -8,9 +8,9 @@ import random
 from collections import OrderedDict
 from collections.abc import Callable
 
+from bot.aipool import MAX_SECONDS, MIN_SECONDS, seat_level
 from bot.api import Caller, Outputs, Post, guarded
 from bot.outputs import clip, defang, outcome_text, quote, seat_label
-from bot.play import AI_TAKEOVER_LEVEL
 from bot.posts import Batch
 from bot.store import SeatRow, Store
 from bot.table import Table
@@ -37,6 +37,7 @@ class LobbyMixin:
     _last: dict[int, int]
     _finished: OrderedDict[int, int]  # finished table id -> its channel, least recently used first
     _open_lock: asyncio.Lock
+    ai_takeover_level: str
 
     @guarded
     async def open(
@@ -185,7 +186,7 @@ class LobbyMixin:
                 return out
             return self._lobby_out(t, reply)
         s = t.seats[seat]
-        s.ai_level, s.vacated = AI_TAKEOVER_LEVEL, True
+        s.ai_level, s.vacated = self.ai_takeover_level, True
         await self.store.save_seats(t.id, t.seats, now)
         t.deadlines.pop(seat, None)
         await self.store.set_deadlines(t.id, list(t.deadlines.values()))
@@ -216,7 +217,9 @@ class LobbyMixin:
             return await self._vacate(t, seat, f"{name} was removed by {caller.name}", reply=f"{name} was removed.")
 
     @guarded
-    async def ai_add(self, caller: Caller, level: str = "normal") -> Outputs:
+    async def ai_add(self, caller: Caller, level: str = "normal", seconds: float | None = None) -> Outputs:
+        """Add an AI seat; ``seconds`` is a searching level's think time a decision at this table (else the
+        host's default, ``PARLEY_AI_SECONDS``)."""
         t = self._active_table(caller.channel_id)
         if t is None:
             return Outputs(ok=False, reply="There is no table in this channel. Open one with /table open.")
@@ -225,6 +228,10 @@ class LobbyMixin:
         level = level.strip().lower()
         if level not in AI_LEVELS:
             return Outputs(ok=False, reply=f"AI levels: {', '.join(AI_LEVELS)}.")
+        if seconds is not None and not MIN_SECONDS <= seconds <= MAX_SECONDS:
+            return Outputs(
+                ok=False, reply=f"An AI may think from {MIN_SECONDS:g} to {MAX_SECONDS:g} seconds a decision."
+            )
         async with t.lock:
             if t.status != "lobby":
                 return Outputs(ok=False, reply="AI seats are added in the lobby, before /table start.")
@@ -232,12 +239,14 @@ class LobbyMixin:
             if isinstance(got, str):
                 return Outputs(ok=False, reply=got)
             n_ai = sum(1 for s in t.seats if s.ai_level) + 1
-            t.seats.append(SeatRow(got, None, f"AI {n_ai} ({level})", level))
+            stored = seat_level(level, seconds)
+            shown = level if stored == level else f"{level}, {seconds:g} s"
+            t.seats.append(SeatRow(got, None, f"AI {n_ai} ({shown})", stored))
             t.seats.sort(key=lambda s: s.seat)
             now = self.clock()
             await self.store.save_seats(t.id, t.seats, now)
             t.updated = now
-            return self._lobby_out(t, f"Added an AI ({level}) at seat {got + 1}.")
+            return self._lobby_out(t, f"Added an AI ({shown}) at seat {got + 1}.")
 
     @guarded
     async def ai_remove(self, caller: Caller) -> Outputs:

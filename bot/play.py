@@ -4,11 +4,11 @@ must act; undo within a turn; the end of a game and its results (committed with 
 from __future__ import annotations
 
 import logging
-import random
 from collections.abc import Callable
 from typing import Any
 
 from bot import ratings
+from bot.aipool import AI_ONLY_TABLE, HUMAN_TABLE, AIPool, split_level
 from bot.api import Caller, Choice, Outputs, Post, guarded
 from bot.outputs import MAX_ACTION_CHARS, clip, defang, outcome_text, private_part
 from bot.posts import Batch
@@ -62,6 +62,7 @@ class PlayMixin:
     store: Store
     clock: Callable[[], float]
     internal_errors: int
+    ai: AIPool
     _choices: Callable[[Caller], list[Choice]]  # bot.reading: the caller's choices in the picker's order
     _lobby_post: Callable[..., Post]  # bot.lobby: the table's lobby post as it is now
 
@@ -209,17 +210,24 @@ class PlayMixin:
             guild_id=t.guild_id,
             game_id=t.game_id,
             finished=now,
-            seats=[(s.seat, s.user_id, s.name, s.ai_level, s.vacated) for s in t.seats],
+            # an AI is rated by its level, whatever think time the table gave it (``hard:3`` is ``hard``)
+            seats=[(s.seat, s.user_id, s.name, s.ai_level and split_level(s.ai_level)[0], s.vacated) for s in t.seats],
             outcome=outcome,
         )
 
-    def _ai_action(self, t: Table, seat: int, level: str) -> str:
+    async def _ai_action(self, t: Table, seat: int, level: str) -> str:
         game = t.game
         assert t.state is not None
         legal = game.legal_actions(t.state, seat)
-        rnd = random.Random(f"{t.ai_seed}:{t.state_no}:{seat}")
+        seed = f"{t.ai_seed}:{t.state_no}:{seat}"
+        level, seconds = split_level(level)  # a seat may carry the table's own think time (``hard:3``)
         try:
-            choice = game.ai_choose(game.view(t.state, seat), seat, list(legal), level, rnd)
+            # bot.aipool: a searching level runs in an AI worker process from the seat's view only; the others here
+            humans = any(s.ai_level is None for s in t.seats)
+            choice = await self.ai.choose(
+                t.game_id, game.view(t.state, seat), seat, list(legal), level, seed,
+                seconds=seconds, priority=HUMAN_TABLE if humans else AI_ONLY_TABLE,
+            )
         except Exception as exc:  # noqa: BLE001 - a broken AI must not stall the table
             self.internal_errors += 1
             log.error("AI of %s failed on table %s: %s", t.game_id, t.id, type(exc).__name__)
@@ -242,7 +250,7 @@ class PlayMixin:
             seat = ai[0]
             if await self._held(t, seat, batch):
                 return  # people may still react to the last move (bot.reactions); a wake resumes
-            action = self._ai_action(t, seat, str(t.seats[seat].ai_level))
+            action = await self._ai_action(t, seat, str(t.seats[seat].ai_level))
             try:
                 await self._commit(t, seat, action, by_ai=True, user_id=None, batch=batch)
             except Exception as exc:  # noqa: BLE001 - what was committed so far is still delivered

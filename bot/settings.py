@@ -4,7 +4,9 @@ Settings: ``DISCORD_TOKEN`` (the bot token; never logged or shown), ``PARLEY_DB`
 default ``parley.sqlite3``, or a ``postgresql://`` URL whose password is never shown either), ``PARLEY_DEV_GUILD`` (a server id for instant command sync while developing),
 ``PARLEY_LOG_LEVEL`` (``DEBUG``, ``INFO``, ``WARNING``, ``ERROR``; default ``INFO``), ``PARLEY_RENDER_PROCESSES``
 (worker processes that draw pictures and replays; default one per core; 0 draws in two threads of the bot's own
-process, which slows the event loop under load).
+process, which slows the event loop under load), ``PARLEY_AI_PROCESSES`` (worker processes for ``hard`` AI
+searches; default one per core less one, at least one), ``PARLEY_AI_SECONDS`` (a ``hard`` decision's time budget;
+default 1), ``PARLEY_AI_TAKEOVER_LEVEL`` (the level that plays a timed-out or vacated seat: ``normal`` or ``hard``).
 
 Clusters (several processes over one PostgreSQL, see ``bot/shards.py``): ``PARLEY_SHARDS`` (the Discord shards this
 process serves, ``0-3`` or ``0,2,5-7``; default every shard), ``PARLEY_SHARD_COUNT`` (the bot's total number of
@@ -41,6 +43,9 @@ class Settings:
     render_processes: int = field(default_factory=lambda: default_render_processes())
     shards: Shards = ALL
     lease_seconds: float = 30.0
+    ai_processes: int = field(default_factory=lambda: max(1, default_render_processes() - 1))
+    ai_seconds: float = 1.0
+    ai_takeover_level: str = "normal"
 
     def __repr__(self) -> str:
         # the token must never reach a log line or a traceback
@@ -48,7 +53,9 @@ class Settings:
         return (
             f"Settings(token=<{token}>, db_path={redact_url(self.db_path)!r}, dev_guild={self.dev_guild!r},"
             f" log_level={self.log_level!r}, render_processes={self.render_processes!r},"
-            f" shards={self.shards.describe()!r}, lease_seconds={self.lease_seconds!r})"
+            f" shards={self.shards.describe()!r}, lease_seconds={self.lease_seconds!r},"
+            f" ai_processes={self.ai_processes!r}, ai_seconds={self.ai_seconds!r},"
+            f" ai_takeover_level={self.ai_takeover_level!r})"
         )
 
     __str__ = __repr__
@@ -91,9 +98,25 @@ def load(env_file: str | os.PathLike[str] | None = ".env", environ: Mapping[str,
         lease_seconds = -1.0
     if not 1.0 <= lease_seconds <= 3600.0:
         raise SettingsError(f"PARLEY_LEASE_SECONDS must be a number of seconds from 1 to 3600, not '{lease}'.")
+    ai = values.get("PARLEY_AI_PROCESSES", "").strip()
+    if ai and not (ai.isdigit() and 1 <= int(ai) <= 64):
+        raise SettingsError(f"PARLEY_AI_PROCESSES must be a number of processes from 1 to 64, not '{ai}'.")
+    seconds = values.get("PARLEY_AI_SECONDS", "").strip()
+    try:
+        ai_seconds = float(seconds) if seconds else 1.0
+    except ValueError:
+        ai_seconds = -1.0
+    if not 0.1 <= ai_seconds <= 30:
+        raise SettingsError(f"PARLEY_AI_SECONDS must be a number of seconds from 0.1 to 30, not '{seconds}'.")
+    takeover = (values.get("PARLEY_AI_TAKEOVER_LEVEL", "") or "normal").strip().lower()
+    if takeover not in ("easy", "normal", "hard"):
+        raise SettingsError(f"PARLEY_AI_TAKEOVER_LEVEL must be easy, normal or hard, not '{takeover}'.")
     return Settings(
         shards=shards,
         lease_seconds=lease_seconds,
+        ai_processes=int(ai) if ai else max(1, default_render_processes() - 1),
+        ai_seconds=ai_seconds,
+        ai_takeover_level=takeover,
         render_processes=int(render) if render else default_render_processes(),
         token=values.get("DISCORD_TOKEN", "").strip(),
         db_path=(values.get("PARLEY_DB", "") or "parley.sqlite3").strip(),

@@ -8,6 +8,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from bot.aipool import AI_ONLY_TABLE, SEARCHING_LEVELS, AIPool
 from rules import registry
 from rules.core import Game
 
@@ -48,9 +49,10 @@ class Summary:
 
 
 def play_one(
-    game: Game, players: int, options: dict[str, str], seed: str, levels: list[str]
+    game: Game, players: int, options: dict[str, str], seed: str, levels: list[str], ai: AIPool | None = None
 ) -> tuple[tuple[int, ...], int]:
-    """One AI-only game: (winners, number of actions)."""
+    """One AI-only game: (winners, number of actions). ``hard`` seats decide through ``ai`` (the host's path:
+    a worker process, from the seat's view only)."""
     state = game.new(players, options, seed)
     rnd = random.Random(f"ai:{seed}")
     for n in range(MAX_ACTIONS):
@@ -60,7 +62,12 @@ def play_one(
             return (tuple(outcome.winners) if outcome else ()), n
         seat = to_act[0]
         legal = game.legal_actions(state, seat)
-        action = game.ai_choose(game.view(state, seat), seat, list(legal), levels[seat], rnd)
+        if ai is not None and levels[seat] in SEARCHING_LEVELS:
+            view = game.view(state, seat)
+            action = ai.choose_sync(game.info.id, view, seat, list(legal), levels[seat], f"ai:{seed}:{n}", None,
+                                    AI_ONLY_TABLE)
+        else:
+            action = game.ai_choose(game.view(state, seat), seat, list(legal), levels[seat], rnd)
         state, _ = game.apply(state, seat, action)
     raise RuntimeError(f"no end after {MAX_ACTIONS} actions")
 
@@ -82,7 +89,11 @@ def simulate(
     seed: str = "sim",
     options: dict[str, str] | None = None,
     bar: TextIO | None = None,
+    ai: AIPool | None = None,
+    ai_seconds: float | None = None,
 ) -> Summary:
+    """``games`` AI-only games; ``hard`` seats search in ``ai``'s worker process (one is started when none is
+    given and a seat plays ``hard``)."""
     game = registry.get(game_id)
     players = players or game.info.min_players
     game.check_players(players)
@@ -90,11 +101,14 @@ def simulate(
     levels = levels or ["normal"]
     per_seat = [levels[i % len(levels)] for i in range(players)]
     summary = Summary(game.info.id, players, per_seat, games=games, wins=[0.0] * players)
+    own_pool = None
+    if ai is None and any(level in SEARCHING_LEVELS for level in per_seat):
+        ai = own_pool = AIPool(processes=1) if ai_seconds is None else AIPool(processes=1, seconds=ai_seconds)
     start = time.perf_counter()
     step = max(1, games // 100)
     for g in range(games):
         try:
-            winners, length = play_one(game, players, opts, f"{seed}:{g}", per_seat)
+            winners, length = play_one(game, players, opts, f"{seed}:{g}", per_seat, ai)
         except Exception as exc:  # noqa: BLE001 - counted and reported, the run goes on
             summary.errors.append(f"game {g} (seed {seed}:{g}): {type(exc).__name__}: {exc}")
             summary.errors[-1] += "\n" + "".join(traceback.format_tb(exc.__traceback__)[-3:])
@@ -108,4 +122,6 @@ def simulate(
         if bar is not None and ((g + 1) % step == 0 or g + 1 == games):
             progress(g + 1, games, bar)
     summary.seconds = time.perf_counter() - start
+    if own_pool is not None:
+        own_pool.shutdown()
     return summary

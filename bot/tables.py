@@ -27,6 +27,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.aipool import AIPool
 from bot.api import Caller, Choice, Outputs, Post, SeatInfo, TableSummary
 from bot.direct import DirectMixin
 from bot.guild import GuildCommands
@@ -41,6 +42,7 @@ from bot.restore import RestoreMixin
 from bot.store import Store
 from bot.table import Table
 from bot.timers import TimersMixin
+from rules.search import DEFAULT_SECONDS
 
 log = logging.getLogger("parley.tables")
 
@@ -82,6 +84,10 @@ class TableHost(
         replay_frames: int = MAX_FRAMES,
         render_processes: int = 0,
         owns_guild: Callable[[int], bool] | None = None,
+        ai_processes: int = 0,
+        ai_seconds: float = DEFAULT_SECONDS,
+        ai_iterations: int | None = None,
+        ai_takeover_level: str = AI_TAKEOVER_LEVEL,
     ) -> None:
         """``clock`` returns seconds (injectable for time-out tests); ``ai_seed`` makes table seeds and AI
         randomness reproducible (tests, simulations; by default both come from the OS); ``renderer``
@@ -95,6 +101,11 @@ class TableHost(
         self.owns_guild: Callable[[int], bool] = owns_guild or _every_guild
         self._rand: random.Random = random.Random(ai_seed) if ai_seed is not None else random.SystemRandom()
         self.pictures = Pictures(renderer, render_processes)
+        # hard AI decisions (bot.aipool): in ``ai_processes`` worker processes (0: a thread, for tests and tools),
+        # ``ai_seconds`` each, or a fixed ``ai_iterations`` (deterministic: tests); seats that time out or are
+        # vacated are played at ``ai_takeover_level``
+        self.ai = AIPool(ai_processes, seconds=ai_seconds, iterations=ai_iterations)
+        self.ai_takeover_level = ai_takeover_level
         self.replay_frames = replay_frames
         self._tables: dict[int, Table] = {}
         self._active: dict[int, int] = {}  # channel id -> table id (lobby or running)
@@ -117,12 +128,14 @@ class TableHost(
         if caller is not None:
             return await self.start_table(caller)
         await self._start_host()
+        self.ai.start()
         return Outputs()
 
     async def close(self) -> None:
         await self._stop_timers()
         await self.store.close()
         await asyncio.to_thread(self.pictures.shutdown)
+        await asyncio.to_thread(self.ai.shutdown)
 
     def _active_table(self, channel_id: int) -> Table | None:
         tid = self._active.get(channel_id)

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from bot.api import Outputs, Post
 from bot.lobby import LOBBY_IDLE_SECONDS
 from bot.outputs import duration
-from bot.play import AI_TAKEOVER_LEVEL, MAX_AI_STEPS
+from bot.play import MAX_AI_STEPS
 from bot.posts import Batch
 from bot.store import Store
 from bot.table import Table
@@ -35,6 +35,7 @@ class TimersMixin:
     store: Store
     _tables: dict[int, Table]
     internal_errors: int
+    ai_takeover_level: str
     #: where outputs made outside a request go (set by the transport); None: nobody to tell, wait for the tick
     publish: Callable[[Outputs], Awaitable[None]] | None
     _wakes: dict[int, list[asyncio.TimerHandle]]
@@ -221,7 +222,9 @@ class TimersMixin:
                 break
             if t.seats[seat].ai_level is not None:
                 break
-            action = self._ai_action(t, seat, AI_TAKEOVER_LEVEL) if takeover else game.timeout_action(t.state, seat)
+            action = (
+                await self._ai_action(t, seat, self.ai_takeover_level) if takeover else game.timeout_action(t.state, seat)
+            )
             await self._commit(t, seat, action, by_ai=True, user_id=None, batch=batch, prefix=prefix)
             prefix = ""
         await self._run_ais(t, batch)

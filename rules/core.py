@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 State = dict[str, Any]
 Action = str
 
-AI_LEVELS: tuple[str, ...] = ("easy", "normal")
+AI_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 #: how long the host holds an AI seat due to act while a person may still take an optional action (a challenge)
 REACTION_SECONDS = 20
 
@@ -270,6 +270,16 @@ class Game:
     def ai_choose(self, view: dict[str, Any], seat: int, legal: list[Action], level: str, rnd: random.Random) -> Action:
         """An AI seat's choice from its own view and the legal actions, with host-supplied randomness."""
         raise NotImplementedError
+
+    # -- the hard AI (rules/search.py) ----------------------------------------------------------------
+    def sample(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
+        """A full, legal state that ``seat`` cannot tell from the real one: ``self.view(result, seat) == view``.
+
+        The hidden parts (other hands, pile orders, face-down tiles, the treasure) are drawn with ``rng`` from
+        what the view still allows, and the seed and RNG counter are fresh, so the future draws are unknown too.
+        A pure function of (view, seat, rng): it never sees a real state. The ``hard`` AI searches over such
+        samples; a game without one cannot offer ``hard``."""
+        raise NotImplementedError(f"{self.info.id} has no sampler")
 
     def private_summary(self, view: dict[str, Any], seat: int) -> str:
         """A few readable lines of what only ``seat`` knows (its hand, its hints, its secret map), written from

@@ -32,6 +32,11 @@ NODES: tuple[str, ...] = tuple(board.RAYS)
 
 
 def choose(view: View, seat: int, legal: list[str], level: str, rnd: random.Random) -> str:
+    if level == "hard":
+        from rules import search
+        from rules.buccaneer import GAME
+
+        return search.choose(GAME, view, seat, legal, rnd)
     if len(legal) == 1:
         return legal[0]
     if level == "easy":

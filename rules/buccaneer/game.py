@@ -170,6 +170,11 @@ class Buccaneer(Game):
             return legal[0]
         return _turn_default(state, seat, legal)
 
+    def sample(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
+        from rules.buccaneer.sample import sample
+
+        return sample(view, seat, rng)
+
     def ai_choose(self, view: dict[str, Any], seat: int, legal: list[Action], level: str, rnd: random.Random) -> Action:
         return ai.choose(view, seat, legal, level, rnd)
 

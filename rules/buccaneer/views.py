@@ -119,6 +119,10 @@ def public_view(state: State) -> dict[str, Any]:
         "kidd_landed": state["kidd_landed"],
         "removed": list(state["removed"]),
         "challenge_open": {"mover": window["mover"], "k": window["k"], "n0": window["n0"]} if window else None,
+        # the engine's pending steps and the move being made, all public, so a state can be rebuilt from a view
+        "stack": [_public_frame(f) for f in state["stack"]],
+        "record": _public_record(turn["record"] if turn else None),
+        "freemoved": bool(turn and turn["freemoved"]),
         "last": {
             "move": last["move"],
             "chance": chance_last,
@@ -127,6 +131,24 @@ def public_view(state: State) -> dict[str, Any]:
         },
         "outcome": state["outcome"],
     }
+
+
+def _public_frame(frame: dict[str, Any]) -> dict[str, Any]:
+    """A pending step without what only its seat knows: which crew a "lose your best" may take, the cards given
+    so far (only their number) and a free move still being planned."""
+    out = dict(frame)
+    if frame["kind"] == "LOSE" and frame["what"] == "crew" and frame["allowed"] is not None:
+        out["allowed"] = "best"  # the kinds of the highest card held would tell the hand
+    elif frame["kind"] == "GIVE":
+        out["given"] = len(frame["given"])
+    elif frame["kind"] == "FREE_MOVE":
+        out["plan"] = None
+    return out
+
+
+def _public_record(record: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The move of this turn without S0, the mover's sailing strength when it set out (§3.14)."""
+    return None if record is None else {k: v for k, v in record.items() if k != "S0"}
 
 
 def _public_challenge(last: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -174,6 +196,14 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
             "your_fs": fighting(hand),
             "their_fs": fighting(theirs),
         }
+    # the seat's own facts a rebuilt state needs: its strength when its move set out, the cards it has given so far
+    if turn and turn["seat"] == seat and turn["record"]:
+        you["move_s0"] = turn["record"]["S0"]
+    window = state["challenge"]
+    if window and window["mover"] == seat:
+        you["window_s0"] = window["S0"]
+    if frame and frame["kind"] == "GIVE" and frame["seat"] == seat:
+        you["given"] = list(frame["given"])
     challenge = state["last"].get("challenge")
     if challenge and challenge["challenger"] == seat:
         you["challenge"] = dict(challenge)

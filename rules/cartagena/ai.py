@@ -33,6 +33,11 @@ STACK_PENALTY = 1.5  # per opponent pirate that gains a 2-pirate backward target
 
 def choose(view: dict[str, Any], seat: int, legal: list[str], level: str, rnd: random.Random) -> str:
     """The action an AI of ``level`` takes, from ``seat``'s own view and the legal list."""
+    if level == "hard":
+        from rules import search
+        from rules.cartagena import GAME
+
+        return search.choose(GAME, view, seat, legal, rnd)
     if level not in LEVELS:
         raise ValueError(f"unknown AI level {level!r}; levels: {', '.join(LEVELS)}")
     if len(legal) == 1:

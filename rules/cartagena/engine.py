@@ -438,6 +438,11 @@ class Cartagena(core.Game):
     ) -> core.Action:
         return ai.choose(view, seat, legal, level, rnd)
 
+    def sample(self, view: dict[str, Any], seat: int, rng: random.Random) -> core.State:
+        from rules.cartagena.sample import sample
+
+        return sample(view, seat, rng)
+
     def private_summary(self, view: dict[str, Any], seat: int) -> str:
         hand = view["hands"][str(seat)]
         cards = hand.get("cards")

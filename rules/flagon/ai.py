@@ -38,6 +38,11 @@ SAFE: dict[str, list[Sq]] = {
 
 
 def choose(view: View, seat: int, legal: list[str], level: str, rnd: random.Random) -> str:
+    if level == "hard":
+        from rules import search
+        from rules.flagon import GAME
+
+        return search.choose(GAME, view, seat, legal, rnd)
     if level == "easy" or len(legal) == 1:
         return legal[rnd.randrange(len(legal))]
     step = view["step"]

@@ -150,6 +150,9 @@ class Flagon(Game):
             pending = {k: v for k, v in pend.items() if k != "data"}
             if pend.get("data", {}).get("target") is not None:
                 pending["target"] = pend["data"]["target"]
+            if pend.get("data", {}).get("parried"):
+                # who parried the card being resolved was narrated; a sampler needs it to rebuild the state
+                pending["parried"] = list(pend["data"]["parried"])
         return {
             "game": "flagon",
             "seat": seat,
@@ -170,6 +173,8 @@ class Flagon(Game):
             "pending": pending,
             "last": clone(state["last"]),
             "scores": flow.scores(state),
+            # characters knocked overboard by the card being resolved (public), who replan once it ends
+            "victims": list(state["victims"]),
             "result": clone(state["result"]),
         }
 
@@ -237,6 +242,11 @@ class Flagon(Game):
         from . import ai
 
         return ai.choose(view, seat, legal, level, rnd)
+
+    def sample(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
+        from .sample import sample
+
+        return sample(view, seat, rng)
 
     def private_summary(self, view: dict[str, Any], seat: int) -> str:
         lines = []

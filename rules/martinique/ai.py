@@ -235,6 +235,11 @@ def _dig(k: Knowledge, legal: list[str], level: str) -> str:
 
 
 def choose(view: View, seat: int, legal: list[str], level: str, rnd: random.Random) -> str:
+    if level == "hard":
+        from rules import search
+        from rules.martinique import GAME
+
+        return search.choose(GAME, view, seat, legal, rnd)
     if level == "random":
         return rnd.choice(legal)
     k = Knowledge(view, seat)

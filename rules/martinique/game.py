@@ -155,6 +155,11 @@ class Martinique(Game):
 
         return ai.choose(view, seat, legal, level, rnd)
 
+    def sample(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
+        from rules.martinique.sample import sample
+
+        return sample(view, seat, rng)
+
     def private_summary(self, view: dict[str, Any], seat: int) -> str:
         mine = view.get("private") or {}
         if mine.get("seat") != seat:

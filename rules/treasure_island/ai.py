@@ -29,6 +29,11 @@ def pt_of(action: str) -> Pt:
 
 
 def choose(view: View, seat: int, legal: list[str], level: str, rnd: random.Random) -> str:
+    if level == "hard":
+        from rules import search
+        from rules.treasure_island import GAME
+
+        return search.choose(GAME, view, seat, legal, rnd)
     if len(legal) == 1:
         return legal[0]
     if seat == view["silver_seat"]:

@@ -231,6 +231,11 @@ class TreasureIsland(core.Game):
         rnd = random.Random(f"{state['seed']}|timeout|{state['rng_n']}|{len(state['calendar'])}|{state['day']}")
         return ai.choose(self.view(state, seat), seat, legal, "easy", rnd)
 
+    def sample(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
+        from rules.treasure_island.sample import sample
+
+        return sample(view, seat, rng)
+
     def ai_choose(self, view: dict[str, Any], seat: int, legal: list[str], level: str, rnd: random.Random) -> str:
         from rules.treasure_island import ai
 

@@ -162,10 +162,16 @@ class TablesCog(commands.Cog):
         ai = app_commands.Group(name="ai", description="AI players at this table", parent=table)
 
         @ai.command(name="add", description="Add an AI player (table host or moderators)")
-        @app_commands.describe(level="How strong the AI plays")
+        @app_commands.describe(
+            level="How strong the AI plays", seconds="hard only: think time a decision at this table (0.2 to 10)"
+        )
         @app_commands.choices(level=[app_commands.Choice(name=lvl, value=lvl) for lvl in AI_LEVELS])
-        async def ai_add(interaction: discord.Interaction, level: str = "normal") -> None:
-            await self._run(interaction, lambda c: self.host.ai_add(c, level))
+        async def ai_add(
+            interaction: discord.Interaction,
+            level: str = "normal",
+            seconds: Optional[app_commands.Range[float, 0.2, 10.0]] = None,  # noqa: UP045
+        ) -> None:
+            await self._run(interaction, lambda c: self.host.ai_add(c, level, seconds))
 
         @ai.command(name="remove", description="Remove the last AI player (table host or moderators)")
         async def ai_remove(interaction: discord.Interaction) -> None:
