@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rules.core import Game, Outcome
+from rules.core import Event, Game, Outcome
 
 #: board posts show at most this many narration lines of the current turn (the oldest are dropped)
 MAX_TURN_LINES = 15
@@ -14,10 +14,76 @@ MAX_TURN_LINES = 15
 MAX_TEXT = 1900
 
 
-def seat_label(game: Game, seat: int) -> str:
-    """The seat as people see it: the game's seat name (colour, port) or ``seat N`` (1-based)."""
+def seat_label(game: Game, seat: int, view: dict[str, Any] | None = None) -> str:
+    """The seat as people see it: the game's current name for it (colour, home port, characters) from the public
+    ``view`` when one is given, else its fixed name, else ``seat N`` (1-based)."""
+    if view is not None:
+        name = game.seat_name(view, seat)
+        if name:
+            return name
     names = game.info.seat_names
     return names[seat] if seat < len(names) else f"seat {seat + 1}"
+
+
+def player_label(player: str, seat_name: str) -> str:
+    """One name per seat, everywhere: the player's name and the game's name for the seat, "Ana (Red)"."""
+    return f"{player} ({seat_name})" if seat_name else player
+
+
+def engine_names(game: Game, views: list[dict[str, Any]], seat: int) -> list[str]:
+    """The names an engine may give ``seat`` at the start of a line: its current and previous seat names, its
+    fixed name, and "Seat N" (before a Buccaneer seat has a port), longest first so "Seat 1" never eats "Seat 10"."""
+    found = {game.seat_name(v, seat) for v in views}
+    names = game.info.seat_names
+    if seat < len(names):
+        found.add(names[seat])
+    found |= {f"Seat {seat + 1}", f"seat {seat + 1}"}
+    return sorted((n for n in found if n), key=len, reverse=True)
+
+
+def narrate(
+    game: Game, views: list[dict[str, Any]], events: list[Event], who: Any, prefix: str = "", mover: str = ""
+) -> list[str]:
+    """The channel's lines for one move, each naming its true actor.
+
+    A line whose ``actor`` is a seat is that seat's player's doing: a leading engine name of the seat ("Red
+    plays…") becomes the player's full name ("Ana (Red) plays…"), and a line that does not start with it is
+    prefixed with it. Automatic steps (actor "game") and lines naming their own subject (actor None) are told
+    as they are, never credited to whoever set them off. ``who(seat)`` is the host's name of a seat; ``views``
+    the public views before and after the move (for the seat's names); ``mover`` names a move with no public line.
+    """
+    lines: list[str] = []
+    for e in events:
+        if not e.public:
+            continue
+        text = e.public
+        if isinstance(e.actor, int) and not isinstance(e.actor, bool):
+            full = who(e.actor)
+            for name in engine_names(game, views, e.actor):
+                rest = text[len(name) :]
+                if text.startswith(name) and (not rest or not rest[0].isalnum()):
+                    text = full + rest
+                    break
+            else:
+                text = f"{full}: {text}"
+        lines.append(prefix + text)
+    if not lines and mover:
+        lines.append(f"{prefix}{mover} acted.")
+    return lines
+
+
+def private_news(events: list[Event], mover: int, chosen_by_player: bool) -> dict[int, list[str]]:
+    """Each seat's private news from one move's events: every private line, except the mover's own private lines
+    on events it is the actor of when the mover's player chose the move (they echo a choice it already knows: "You
+    chose S3"). A seat's DM is built from these lines only, so other seats' public moves never send one."""
+    news: dict[int, list[str]] = {}
+    for e in events:
+        for s, line in e.private.items():
+            seat = int(s)
+            if chosen_by_player and seat == mover and e.actor == mover:
+                continue
+            news.setdefault(seat, []).append(line)
+    return news
 
 
 def fmt_value(value: Any) -> str:
