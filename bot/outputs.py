@@ -4,6 +4,7 @@ messages, from the one seat's own view)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from rules.core import Event, Game, Outcome
@@ -42,15 +43,23 @@ def engine_names(game: Game, views: list[dict[str, Any]], seat: int) -> list[str
 
 
 def narrate(
-    game: Game, views: list[dict[str, Any]], events: list[Event], who: Any, prefix: str = "", mover: str = ""
+    game: Game,
+    views: list[dict[str, Any]],
+    events: list[Event],
+    who: Callable[[int], str],
+    player: Callable[[int], str],
+    prefix: str = "",
+    mover: str = "",
 ) -> list[str]:
     """The channel's lines for one move, each naming its true actor.
 
     A line whose ``actor`` is a seat is that seat's player's doing: a leading engine name of the seat ("Red
-    plays…") becomes the player's full name ("Ana (Red) plays…"), and a line that does not start with it is
-    prefixed with it. Automatic steps (actor "game") and lines naming their own subject (actor None) are told
-    as they are, never credited to whoever set them off. ``who(seat)`` is the host's name of a seat; ``views``
-    the public views before and after the move (for the seat's names); ``mover`` names a move with no public line.
+    plays…", "Seat 1 takes Bristol…") becomes the seat's one name, ``who(seat)`` ("Ana (Red) plays…"), or the bare
+    ``player(seat)`` when the rest of the line already says the seat's name ("Ana picks the Monk for the Gulls",
+    not "Ana (Gulls) picks the Monk for the Gulls"); a line not starting with it is prefixed with it. Automatic
+    steps (actor "game") and lines naming their own subject (actor None) are told as they are, never credited to
+    whoever set them off. ``views`` are the public views before and after the move (the seat's names in both);
+    ``mover`` names a move that has no public line.
     """
     lines: list[str] = []
     for e in events:
@@ -58,14 +67,15 @@ def narrate(
             continue
         text = e.public
         if isinstance(e.actor, int) and not isinstance(e.actor, bool):
-            full = who(e.actor)
             for name in engine_names(game, views, e.actor):
                 rest = text[len(name) :]
                 if text.startswith(name) and (not rest or not rest[0].isalnum()):
-                    text = full + rest
+                    parts = [p for p in re.split(r" & |, ", game.seat_name(views[0], e.actor)) if p]
+                    said = any(re.search(rf"\b{re.escape(p)}\b", rest) for p in parts)
+                    text = (player(e.actor) if said else who(e.actor)) + rest
                     break
             else:
-                text = f"{full}: {text}"
+                text = f"{who(e.actor)}: {text}"
         lines.append(prefix + text)
     if not lines and mover:
         lines.append(f"{prefix}{mover} acted.")

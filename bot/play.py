@@ -96,9 +96,10 @@ class PlayMixin:
         to_act = tuple(game.to_act(after))
         outcome = game.outcome(after)
         finished = outcome is not None or not to_act
-        # every line names its true actor (bot.outputs.narrate), read with the seat names before and after the move
+        # every line names its true actor (bot.outputs.narrate), each seat called as it was when the move began
         views = [game.view(before, None), game.view(after, None)]
-        public = narrate(game, views, events, lambda s: t.who(s, views[1]), prefix, mover=t.who(seat, views[1]))
+        who = lambda s: t.who(s, views[0])  # noqa: E731 - a one-line name for a name
+        public = narrate(game, views, events, who, t.player, prefix, mover=who(seat))
         limit = (await self._guild_settings(t.guild_id))["turn_limit_seconds"]
         now = self.clock()
         # deadlines computed without touching t until the commit succeeded

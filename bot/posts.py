@@ -122,6 +122,21 @@ class PostsMixin:
         mentions = [int(t.seats[s].user_id) for s in humans if t.seats[s].user_id is not None]
         return prompt_line(t.game, view, list(to_act), lambda s: t.who(s, view)), mentions
 
+    def owed_for(self, caller: Any) -> str:
+        """What the caller must do now, in the game's words (the picker's heading), or "" if they owe nothing."""
+        t = self._active_table(caller.channel_id)  # type: ignore[attr-defined]
+        if t is None or t.status != "running" or t.state is None:
+            return ""
+        seat = t.seat_of(caller.user_id)
+        try:
+            if seat is None or seat not in t.game.to_act(t.state):
+                return ""
+            view = t.public_view()
+            return t.game.owed(view, seat).rstrip(".") if view is not None else ""
+        except Exception:  # noqa: BLE001 - a heading must never keep the picker from opening
+            log.exception("owed() failed on table %s", t.id)
+            return ""
+
     def _pend_board(self, t: Table, batch: Batch) -> Pending:
         game = t.game
         assert t.state is not None

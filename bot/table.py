@@ -124,6 +124,11 @@ class Table:
             self._named = (self.state, self.game.view(self.state, None))
         return self._named[1]
 
+    def player(self, seat: int) -> str:
+        """The player's own name, marked when an AI plays the seat they left."""
+        s = self.seats[seat]
+        return f"{s.name} (AI)" if s.vacated and s.ai_level else s.name
+
     def who(self, seat: int, view: dict[str, Any] | None = None) -> str:
         """The seat's one name everywhere: the player and the game's current name for the seat ("Ana (London)"),
         read from the public ``view`` when given (a move's narration names seats as they are after it)."""
