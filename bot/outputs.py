@@ -55,8 +55,8 @@ def narrate(
 
     A line whose ``actor`` is a seat is that seat's player's doing: a leading engine name of the seat ("Red
     plays…", "Seat 1 takes Bristol…") becomes the seat's one name, ``who(seat)`` ("Ana (Red) plays…"), or the bare
-    ``player(seat)`` when the rest of the line already says the seat's name ("Ana picks the Monk for the Gulls",
-    not "Ana (Gulls) picks the Monk for the Gulls"); a line not starting with it is prefixed with it. Automatic
+    ``player(seat)`` when the engine used a placeholder and the rest of the line already says the seat's name
+    ("Ana picks the Monk for the Gulls", not "Ana (Gulls) picks the Monk for the Gulls"); a line not starting with it is prefixed with it. Automatic
     steps (actor "game") and lines naming their own subject (actor None) are told as they are, never credited to
     whoever set them off. ``views`` are the public views before and after the move (the seat's names in both);
     ``mover`` names a move that has no public line.
@@ -70,7 +70,9 @@ def narrate(
             for name in engine_names(game, views, e.actor):
                 rest = text[len(name) :]
                 if text.startswith(name) and (not rest or not rest[0].isalnum()):
-                    parts = [p for p in re.split(r" & |, ", game.seat_name(views[0], e.actor)) if p]
+                    # a placeholder ("Seat 4") whose seat's real name the line says anyway: just the player
+                    seat_name = game.seat_name(views[0], e.actor)
+                    parts = [p for p in re.split(r" & |, ", seat_name) if p] if name != seat_name else []
                     said = any(re.search(rf"\b{re.escape(p)}\b", rest) for p in parts)
                     text = (player(e.actor) if said else who(e.actor)) + rest
                     break
