@@ -67,6 +67,12 @@ def narrate(
             continue
         text = e.public
         if isinstance(e.actor, int) and not isinstance(e.actor, bool):
+            # one of several pieces the seat plays ("Olivier Levasseur searches…"): "Cy (Olivier Levasseur) searches…"
+            pieces = [p for p in re.split(r" & |, ", game.seat_name(views[0], e.actor)) if p]
+            piece = next((p for p in pieces if len(pieces) > 1 and re.match(rf"{re.escape(p)}\b", text)), None)
+            if piece is not None:
+                lines.append(prefix + player_label(player(e.actor), piece) + text[len(piece) :])
+                continue
             for name in engine_names(game, views, e.actor):
                 rest = text[len(name) :]
                 if text.startswith(name) and (not rest or not rest[0].isalnum()):

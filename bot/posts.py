@@ -243,7 +243,10 @@ class PostsMixin:
     @staticmethod
     def _private_summary(game: Game, public_view: dict[str, Any], seat_view: dict[str, Any], seat: int) -> str:
         """The game's own summary of what only ``seat`` knows; a generic one from the view if it gives none."""
-        return game.private_summary(seat_view, seat) or private_text(public_view, seat_view)
+        if type(game).private_summary is not Game.private_summary:
+            # the game speaks for its private view: empty means nothing secret yet (not a dump of raw fields)
+            return game.private_summary(seat_view, seat) or "You hold nothing secret yet."
+        return private_text(public_view, seat_view)
 
     def _note(self, t: Table, text: str, mentions: list[int] | None = None) -> Post:
         return Post(text=clip(text), mentions=mentions or [], table_id=t.id)

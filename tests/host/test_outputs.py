@@ -77,6 +77,11 @@ def test_narrate_names_the_true_actor_never_whoever_set_it_off() -> None:
     picked = narrate(flagon, [fview, fview], [Event("Seat 4 picks the Wizard for the Gulls.", actor=3)],
                      lambda s: "Dan (Gulls)", lambda s: "Dan")  # fmt: skip
     assert picked == ["Dan picks the Wizard for the Gulls."]
+    ti = registry.get("treasure_island")
+    tview = {"silver_seat": 1, "players": [{"minis": ["jim", "olivier"]}, {"minis": []}]}
+    searched = narrate(ti, [tview, tview], [Event("Olivier Levasseur searches (4,5): nothing.", actor=0)],
+                       lambda s: "Cy (Jim Hawkins & Olivier Levasseur)", lambda s: "Cy")  # fmt: skip
+    assert searched == ["Cy (Olivier Levasseur) searches (4,5): nothing."]
     assert narrate(game, [view, view], [Event(None, {1: "secret"}, actor=1)], who, player, mover="Ben (Red)") == [
         "Ben (Red) acted."
     ]
