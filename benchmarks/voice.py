@@ -11,7 +11,7 @@ player's previous DM, and board-post lines credited to the wrong player:
 - a line that starts with a player's name and then names another seat as its subject (``Ben (Red): Black takes
   rum:2 from C3``).
 
-    python -m benchmarks.voice [--games cartagena,flagon] [--seed S] [--samples]
+    python -m benchmarks.voice [--games cartagena,flagon] [--seed S] [--option flagon:length=long] [--samples]
 
 ``--samples`` also prints the last board post and the first and last DM of each game (for before/after notes).
 Written against the host's public calls only (open, join, start, play, the store's snapshot), so the same file
@@ -110,7 +110,7 @@ def wrong_lines(game_id: str, view: dict[str, Any], players: list[str], lines: l
     return wrong
 
 
-async def play_one(game_id: str, seed: str, tmp: Path) -> Result:
+async def play_one(game_id: str, seed: str, tmp: Path, options: dict[str, str] | None = None) -> Result:
     game = registry.get(game_id)
     n = max(game.info.min_players, min(3, game.info.max_players))
     host = TableHost(Store(str(tmp / f"{game_id}.sqlite3")), ai_seed=seed, renderer=digest_renderer, replay_frames=2)
@@ -134,7 +134,7 @@ async def play_one(game_id: str, seed: str, tmp: Path) -> Result:
             out.first_dm = out.first_dm or post.text
             out.last_dm = post.text
 
-    take(await host.open(callers[0], game_id, {}, seed=seed))
+    take(await host.open(callers[0], game_id, options or {}, seed=seed))
     for c in callers[1:]:
         take(await host.join(c))
     take(await host.start_table(callers[0]))
@@ -166,9 +166,9 @@ async def play_one(game_id: str, seed: str, tmp: Path) -> Result:
     return out
 
 
-async def run(games: list[str], seed: str) -> list[Result]:
+async def run(games: list[str], seed: str, options: dict[str, dict[str, str]] | None = None) -> list[Result]:
     with tempfile.TemporaryDirectory() as tmp:
-        return [await play_one(g, seed, Path(tmp)) for g in games]
+        return [await play_one(g, seed, Path(tmp), (options or {}).get(g)) for g in games]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -176,8 +176,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", default=",".join(registry.game_ids()))
     parser.add_argument("--seed", default="voice-1")
     parser.add_argument("--samples", action="store_true")
+    parser.add_argument("--option", action="append", default=[], help="game:name=value, e.g. flagon:length=long")
     args = parser.parse_args(argv)
-    results = asyncio.run(run(args.games.split(","), args.seed))
+    options: dict[str, dict[str, str]] = {}
+    for item in args.option:
+        game_id, _, pair = item.partition(":")
+        name, _, value = pair.partition("=")
+        options.setdefault(game_id, {})[name] = value
+    results = asyncio.run(run(args.games.split(","), args.seed, options))
     print(f"{'game':<16} {'moves':>5}  {'DMs per player':<28} {'identical':>9} {'wrong-actor lines':>17}")
     for r in results:
         per = ", ".join(f"{k} {v}" for k, v in sorted(r.dms.items())) or "none"
