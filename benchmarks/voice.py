@@ -13,7 +13,8 @@ player's previous DM, and board-post lines credited to the wrong player:
 
     python -m benchmarks.voice [--games cartagena,flagon] [--seed S] [--option flagon:length=long] [--samples]
 
-``--samples`` also prints the last board post and the first and last DM of each game (for before/after notes).
+``--samples`` also prints a board post asking someone to act (past the 40th move) and the first and last DM of
+each game (for before/after notes).
 Written against the host's public calls only (open, join, start, play, the store's snapshot), so the same file
 measures older versions of the host too.
 """
@@ -125,6 +126,8 @@ async def play_one(game_id: str, seed: str, tmp: Path, options: dict[str, str] |
         for post in o.public:
             if post.board_key is not None:
                 boards[post.board_key] = post.text
+                if "▶" in post.text and out.moves >= 20:  # a board post asking someone to act, mid-game
+                    out.board = out.board if "▶" in out.board and out.moves > 40 else post.text
         for user, post in o.private:
             name = by_user[user].name
             out.dms[name] += 1
@@ -161,7 +164,6 @@ async def play_one(game_id: str, seed: str, tmp: Path, options: dict[str, str] |
     lines = [line for text in boards.values() for line in text.splitlines()]
     out.lines = len(lines)
     out.wrong = wrong_lines(game_id, final, [c.name for c in callers], lines)
-    out.board = list(boards.values())[-2] if len(boards) > 1 else ""
     await host.close()
     return out
 
