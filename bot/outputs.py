@@ -91,14 +91,14 @@ def narrate(
 
 
 def private_news(events: list[Event], mover: int, chosen_by_player: bool) -> dict[int, list[str]]:
-    """Each seat's private news from one move's events: every private line, except the mover's own private lines
-    on events it is the actor of when the mover's player chose the move (they echo a choice it already knows: "You
-    chose S3"). A seat's DM is built from these lines only, so other seats' public moves never send one."""
+    """Each seat's private news from one move's events: every private line, except the mover's echoes when its
+    player chose the move (a private-only event whose actor is the mover: "You chose S3", a choice it already
+    knows). A seat's DM is built from these lines only, so other seats' public moves never send one."""
     news: dict[int, list[str]] = {}
     for e in events:
         for s, line in e.private.items():
             seat = int(s)
-            if chosen_by_player and seat == mover and e.actor == mover:
+            if chosen_by_player and seat == mover and e.actor == mover and e.public is None:
                 continue
             news.setdefault(seat, []).append(line)
     return news

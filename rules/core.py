@@ -81,8 +81,9 @@ class Event:
 
     ``actor`` says who did what the line tells: an engine seat (the host names that seat's player), ``"game"``
     for an automatic step, or None when the line names its own subject (a character, a ship) and needs no one
-    else's name. A seat's own private line on an event it is the actor of echoes its own choice (old news to
-    it); private lines on any other event are news (a card drawn, a hint received, a tile seen)."""
+    else's name. A private line on an event with no public line whose actor is that same seat echoes the seat's
+    own choice ("You chose S3": old news to it); every other private line is news (a card drawn, a hint received,
+    a tile seen), even on a line telling the seat's own move."""
 
     public: str | None = None
     private: dict[int, str] = field(default_factory=dict)

@@ -213,9 +213,9 @@ class Narration:
 
 def credit(before: State, after: State, events: list[Event]) -> list[Event]:
     """Each line's true actor (``Event.actor``): the seat whose name starts it (every line of Buccaneer's
-    narration names its subject first, "London sails…"), else the game. A line that carries a private line for
-    that same seat (crew taken from Pirate Island) is news to it even after its own move, so it keeps no actor (it
-    names its subject); only an ``echo`` line ("You buried R2") stays with its actor, as old news."""
+    narration names its subject first, "London sails…"), else the game. Private lines on a line are news to their
+    seats (crew taken from Pirate Island), even after the seat's own move; an ``echo`` line ("You buried R2") moves
+    to a private-only event of its seat, which the host takes as old news."""
     names = sorted(
         (
             (name, seat)
@@ -232,7 +232,10 @@ def credit(before: State, after: State, events: list[Event]) -> list[Event]:
             if text.startswith(name) and not text[len(name) : len(name) + 1].isalnum():
                 actor = seat
                 break
-        if actor in e.private and actor != e.actor:
-            actor = None
-        out.append(Event(e.public, dict(e.private), actor))
+        echo = e.actor if isinstance(e.actor, int) and e.actor in e.private else None
+        news = {s: line for s, line in e.private.items() if s != echo}
+        out.append(Event(e.public, news, actor))
+        if echo is not None:
+            # the seat's own choice, told back to it alone: a private-only event of its own (no DM)
+            out.append(Event(None, {echo: e.private[echo]}, echo))
     return out

@@ -290,9 +290,8 @@ class Cartagena(core.Game):
         if len(drawn) < earned:
             line += f" ({earned} earned, nothing more to draw)"
         private = {seat: "You draw " + ", ".join(drawn) + "."} if state["row"] is None and drawn else {}
-        # cards drawn unseen are news to the drawer although the move was its own: such a line names its subject
-        # and has no actor, so the host sends its private line (a seat's private line on its own line is an echo)
-        events.append(core.Event(line + ".", private, actor=None if private else seat))
+        # the cards drawn are news to the drawer although the move was its own (a private line on a public line)
+        events.append(core.Event(line + ".", private, actor=seat))
         events.extend(core.Event(text, actor=core.GAME_ACTOR) for text in deck_lines)
         self._record(state, seat, encode("back", pos), pos, target, len(drawn))
 

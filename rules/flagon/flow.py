@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core import GAME_ACTOR, IllegalAction, rng
+from rules.core import GAME_ACTOR, Event, IllegalAction, rng
 
 from . import actions
 from .board import (
@@ -255,10 +255,10 @@ def act(st: State, ctx: Ctx, seat: int, action: str) -> None:
         c["queue"].append(words[2])
         st["owed"][str(i)] -= 1
         total = len(c["queue"])
-        ctx.say(
-            f"Seat {seat + 1} has planned for the {cname(st, i)}.",
-            {seat: f"{cname(st, i)}: {card_name(words[2])} planned (slot {total} in the queue)."},
-            actor=seat,
+        ctx.say(f"Seat {seat + 1} has planned for the {cname(st, i)}.", actor=seat)
+        # the card itself is told back to its planner alone: an echo of its own choice (no DM)
+        ctx.events.append(
+            Event(None, {seat: f"{cname(st, i)}: {card_name(words[2])} planned (slot {total} in the queue)."}, seat)
         )
     elif phase in ("pick", "start"):
         _draft(st, ctx, words)
@@ -275,7 +275,8 @@ def _draft(st: State, ctx: Ctx, words: list[str]) -> None:
         st["phase"] = "start"
         st["pending"] = {"step": "start", "slot": slot}
         ctx.say(
-            f"Seat {c['seat'] + 1} picks the {CHAR_NAME[words[1]]} for the {crew_label(st, c['crew'])}.", actor=c["seat"]
+            f"Seat {c['seat'] + 1} picks the {CHAR_NAME[words[1]]} for the {crew_label(st, c['crew'])}.",
+            actor=c["seat"],
         )
         return
     c["pos"] = words[1]

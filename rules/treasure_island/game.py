@@ -550,10 +550,10 @@ def _h_bury(s: State, seat: int, action: str, verb: str, ev: list[Event]) -> Non
     ev.append(
         Event(
             "Long John Silver has buried the treasure.",
-            {seat: f"Treasure buried at ({G.fmt(p)}) in D{d} {g.district_names[d]}."},
-            seat,
+            actor=seat,
         )
     )
+    ev.append(Event(None, {seat: f"Treasure buried at ({G.fmt(p)}) in D{d} {g.district_names[d]}."}, seat))
     E.deal_districts(s, ev)
     E.start_day(s, ev)
 
@@ -568,7 +568,9 @@ def _h_hint_card(s: State, seat: int, action: str, verb: str, ev: list[Event]) -
         n = min(3, len(s[deck]))
         s["hand"], s[deck] = s[deck][:n], s[deck][n:]
         drew = "; ".join(f"{_hint_card(c)}: {HINT_EFFECTS.get(c, '')}" for c in s["hand"])
-        ev.append(Event(f"Long John Silver discards three chest-icon hints and draws {n}.", {seat: f"You draw {drew}."}))
+        ev.append(
+            Event(f"Long John Silver discards three chest-icon hints and draws {n}.", {seat: f"You draw {drew}."})
+        )
         if not E.playable_cards(s) and not E.redraw_allowed(s):
             s["pending"] = None
             ev.append(Event("Long John Silver has no hint he can play today."))

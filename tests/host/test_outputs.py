@@ -94,7 +94,7 @@ def test_private_news_skips_a_seats_echo_of_its_own_choice_only() -> None:
     events = [
         Event(None, {0: "You chose S3 Long Walk."}, actor=0),  # Silver's own choice: old news to him
         Event("Long John Silver shows a Compass Hint.", {1: "Compass at (4,5)…"}, actor=0),  # news to seat 1
-        Event("Red draws 2 cards.", {0: "You draw key, hat."}),  # news although seat 0 moved
+        Event("Red draws 2 cards.", {0: "You draw key, hat."}, actor=0),  # news although seat 0 moved
     ]
     assert private_news(events, 0, chosen_by_player=True) == {1: ["Compass at (4,5)…"], 0: ["You draw key, hat."]}
     # a move the AI took for a timed-out player: their own choices are news to them too
