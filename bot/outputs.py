@@ -4,9 +4,10 @@ messages, from the one seat's own view)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
-from rules.core import Game, Outcome
+from rules.core import Event, Game, Outcome
 
 #: board posts show at most this many narration lines of the current turn (the oldest are dropped)
 MAX_TURN_LINES = 15
@@ -14,10 +15,93 @@ MAX_TURN_LINES = 15
 MAX_TEXT = 1900
 
 
-def seat_label(game: Game, seat: int) -> str:
-    """The seat as people see it: the game's seat name (colour, port) or ``seat N`` (1-based)."""
+def seat_label(game: Game, seat: int, view: dict[str, Any] | None = None) -> str:
+    """The seat as people see it: the game's current name for it (colour, home port, characters) from the public
+    ``view`` when one is given, else its fixed name, else ``seat N`` (1-based)."""
+    if view is not None:
+        name = game.seat_name(view, seat)
+        if name:
+            return name
     names = game.info.seat_names
     return names[seat] if seat < len(names) else f"seat {seat + 1}"
+
+
+def player_label(player: str, seat_name: str) -> str:
+    """One name per seat, everywhere: the player's name and the game's name for the seat, "Ana (Red)"."""
+    return f"{player} ({seat_name})" if seat_name else player
+
+
+def engine_names(game: Game, views: list[dict[str, Any]], seat: int) -> list[str]:
+    """The names an engine may give ``seat`` at the start of a line: its current and previous seat names, its
+    fixed name, and "Seat N" (before a Buccaneer seat has a port), longest first so "Seat 1" never eats "Seat 10"."""
+    found = {game.seat_name(v, seat) for v in views}
+    names = game.info.seat_names
+    if seat < len(names):
+        found.add(names[seat])
+    found |= {f"Seat {seat + 1}", f"seat {seat + 1}"}
+    return sorted((n for n in found if n), key=len, reverse=True)
+
+
+def narrate(
+    game: Game,
+    views: list[dict[str, Any]],
+    events: list[Event],
+    who: Callable[[int], str],
+    player: Callable[[int], str],
+    prefix: str = "",
+    mover: str = "",
+) -> list[str]:
+    """The channel's lines for one move, each naming its true actor.
+
+    A line whose ``actor`` is a seat is that seat's player's doing: a leading engine name of the seat ("Red
+    plays…", "Seat 1 takes Bristol…") becomes the seat's one name, ``who(seat)`` ("Ana (Red) plays…"), or the bare
+    ``player(seat)`` when the engine used a placeholder and the rest of the line already says the seat's name
+    ("Ana picks the Monk for the Gulls", not "Ana (Gulls) picks the Monk for the Gulls"); a line not starting with it is prefixed with it. Automatic
+    steps (actor "game") and lines naming their own subject (actor None) are told as they are, never credited to
+    whoever set them off. ``views`` are the public views before and after the move (the seat's names in both);
+    ``mover`` names a move that has no public line.
+    """
+    lines: list[str] = []
+    for e in events:
+        if not e.public:
+            continue
+        text = e.public
+        if isinstance(e.actor, int) and not isinstance(e.actor, bool):
+            # one of several pieces the seat plays ("Olivier Levasseur searches…"): "Cy (Olivier Levasseur) searches…"
+            pieces = [p for p in re.split(r" & |, ", game.seat_name(views[0], e.actor)) if p]
+            piece = next((p for p in pieces if len(pieces) > 1 and re.match(rf"{re.escape(p)}\b", text)), None)
+            if piece is not None:
+                lines.append(prefix + player_label(player(e.actor), piece) + text[len(piece) :])
+                continue
+            for name in engine_names(game, views, e.actor):
+                rest = text[len(name) :]
+                if text.startswith(name) and (not rest or not rest[0].isalnum()):
+                    # a placeholder ("Seat 4") whose seat's real name the line says anyway: just the player
+                    seat_name = game.seat_name(views[0], e.actor)
+                    parts = [p for p in re.split(r" & |, ", seat_name) if p] if name != seat_name else []
+                    said = any(re.search(rf"\b{re.escape(p)}\b", rest) for p in parts)
+                    text = (player(e.actor) if said else who(e.actor)) + rest
+                    break
+            else:
+                text = f"{who(e.actor)}: {text}"
+        lines.append(prefix + text)
+    if not lines and mover:
+        lines.append(f"{prefix}{mover} acted.")
+    return lines
+
+
+def private_news(events: list[Event], mover: int, chosen_by_player: bool) -> dict[int, list[str]]:
+    """Each seat's private news from one move's events: every private line, except the mover's echoes when its
+    player chose the move (a private-only event whose actor is the mover: "You chose S3", a choice it already
+    knows). A seat's DM is built from these lines only, so other seats' public moves never send one."""
+    news: dict[int, list[str]] = {}
+    for e in events:
+        for s, line in e.private.items():
+            seat = int(s)
+            if chosen_by_player and seat == mover and e.actor == mover and e.public is None:
+                continue
+            news.setdefault(seat, []).append(line)
+    return news
 
 
 def fmt_value(value: Any) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 from bot import ratings
 from bot.aipool import AI_ONLY_TABLE, HUMAN_TABLE, AIPool, split_level
 from bot.api import Caller, Choice, Outputs, Post, guarded
-from bot.outputs import MAX_ACTION_CHARS, clip, defang, outcome_text, private_part
+from bot.outputs import MAX_ACTION_CHARS, clip, defang, narrate, outcome_text, private_news
 from bot.posts import Batch
 from bot.refusals import refusal
 from bot.store import DeadlineRow, Store
@@ -96,8 +96,10 @@ class PlayMixin:
         to_act = tuple(game.to_act(after))
         outcome = game.outcome(after)
         finished = outcome is not None or not to_act
-        who = t.who(seat)
-        public = [f"{prefix}{who}: {e.public}" for e in events if e.public] or [f"{prefix}{who} acted."]
+        # every line names its true actor (bot.outputs.narrate), each seat called as it was when the move began
+        views = [game.view(before, None), game.view(after, None)]
+        who = lambda s: t.who(s, views[0])  # noqa: E731 - a one-line name for a name
+        public = narrate(game, views, events, who, t.player, prefix, mover=who(seat))
         limit = (await self._guild_settings(t.guild_id))["turn_limit_seconds"]
         now = self.clock()
         # deadlines computed without touching t until the commit succeeded
@@ -142,22 +144,10 @@ class PlayMixin:
             t.turn_lines.extend(public)
             t.undo_stack.append((before, seat, undoable))
         news_before = set(batch.private)  # which DMs this move starts (placed after its turn's post: note_dm_places)
-        # private news: the seat's own event lines, and any change of its private view
-        lines: dict[int, list[str]] = {}
-        for e in events:
-            for s, line in e.private.items():
-                lines.setdefault(int(s), []).append(line)
-        pub_before, pub_after = game.view(before, None), game.view(after, None)
-        for s in range(len(t.seats)):
-            if t.seats[s].ai_level is not None:
-                continue
-            if s in lines:
-                self._private_post(t, s, lines[s], batch)
-            elif s != seat or by_ai:
-                # a player's own move tells them nothing new (they saw the card they played); someone else's
-                # move, or the AI moving for them at a time-out, may have changed what they hold
-                if private_part(pub_before, game.view(before, s)) != private_part(pub_after, game.view(after, s)):
-                    self._private_post(t, s, [], batch)
+        # private news only (bot.outputs.private_news): a card drawn, a hint received, a tile seen
+        for s, lines in private_news(events, seat, chosen_by_player=not by_ai).items():
+            if t.seats[s].ai_level is None:
+                self._private_post(t, s, lines, batch)
         note_dm_places(batch, news_before)
         if finished:
             await self._finish(t, outcome, batch, ratings.change_line(changes))

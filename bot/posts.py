@@ -11,7 +11,7 @@ from typing import Any
 
 import renderers
 from bot.api import Outputs, Post
-from bot.outputs import MAX_TEXT, MAX_TURN_LINES, clip, private_text, seat_label
+from bot.outputs import MAX_TEXT, MAX_TURN_LINES, clip, private_text
 from bot.pictures import Pictures
 from bot.store import Store
 from bot.table import Table
@@ -77,6 +77,19 @@ class Batch:
         return not self.order and not self.private and self.summary is None
 
 
+def prompt_line(game: Game, view: dict[str, Any], to_act: list[int], who: Callable[[int], str]) -> str:
+    """"▶ Ana (London): choose your home port." for one seat; for several at once, "▶ Plan your cards in secret —
+    waiting for: Ana (Monk), Bo (Rogue)." (or each seat with its own duty when they differ)."""
+    owed = [(who(s), game.owed(view, s).rstrip(".") or "take your turn") for s in to_act]
+    if len(owed) == 1:
+        return f"▶ {owed[0][0]}: {owed[0][1]}."
+    duties = {o for _, o in owed}
+    if len(duties) == 1:
+        duty = owed[0][1]
+        return f"▶ {duty[:1].upper()}{duty[1:]} — waiting for: {', '.join(n for n, _ in owed)}."
+    return "▶ waiting for: " + "; ".join(f"{n}: {o}" for n, o in owed) + "."
+
+
 def with_fine_print(text: str, game_id: str, view: dict[str, Any], seat: int | None = None) -> str:
     """``text`` (clipped) and, after a blank line, the game's caption for the picture of ``view``: the fine print
     the picture leaves to the message. The caption gives way to the text: only its lines that still fit are kept."""
@@ -98,16 +111,31 @@ class PostsMixin:
     store: Store
     later: Callable[..., None]
 
-    def _prompt(self, t: Table, to_act: tuple[int, ...]) -> tuple[str, list[int]]:
+    def _prompt(self, t: Table, to_act: tuple[int, ...], view: dict[str, Any]) -> tuple[str, list[int]]:
+        """The board post's last line: who must act and what they owe, in the game's words (``Game.owed``), each
+        seat named as everywhere else. A simultaneous phase lists everyone still owing."""
         if not to_act:
             return "", []
         humans = [s for s in to_act if t.seats[s].ai_level is None]
         if not humans:
             return "", []  # AI seats move at once: no prompt
         mentions = [int(t.seats[s].user_id) for s in humans if t.seats[s].user_id is not None]
-        names = ", ".join(t.who(s) for s in to_act)
-        verb = "to act" if len(to_act) == 1 else "to act (each of you)"
-        return f"▶ {names} {verb}.", mentions
+        return prompt_line(t.game, view, list(to_act), lambda s: t.who(s, view)), mentions
+
+    def owed_for(self, caller: Any) -> str:
+        """What the caller must do now, in the game's words (the picker's heading), or "" if they owe nothing."""
+        t = self._active_table(caller.channel_id)  # type: ignore[attr-defined]
+        if t is None or t.status != "running" or t.state is None:
+            return ""
+        seat = t.seat_of(caller.user_id)
+        try:
+            if seat is None or seat not in t.game.to_act(t.state):
+                return ""
+            view = t.public_view()
+            return t.game.owed(view, seat).rstrip(".") if view is not None else ""
+        except Exception:  # noqa: BLE001 - a heading must never keep the picker from opening
+            log.exception("owed() failed on table %s", t.id)
+            return ""
 
     def _pend_board(self, t: Table, batch: Batch) -> Pending:
         game = t.game
@@ -158,7 +186,7 @@ class PostsMixin:
             b = batch.boards[i]
             if b is None:
                 continue
-            prompt, mentions = self._prompt(t, b.to_act) if b.final is False else ("", [])
+            prompt, mentions = self._prompt(t, b.to_act, b.view) if b.final is False else ("", [])
             reaction = b.reaction if b.final is False else None
             extra = [reaction.line] if reaction is not None else []
             missing = [NO_BOARD] if board_images[i] is None else []
@@ -184,11 +212,15 @@ class PostsMixin:
                 continue
             mine = game.view(state, seat)
             summary = self._private_summary(game, public_view, mine, seat)
-            text = "\n".join([f"**{game.info.title}** (table {t.id}) — {seat_label(game, seat)}", *lines, summary])
+            head = f"**{game.info.title}** (table {t.id}) — {t.who(seat, public_view)}"
+            text = "\n".join([head, *lines, summary])
             image = dm_images[(user, seat)]
             if image is None:
                 text += f"\n{NO_HAND}"
             text = with_fine_print(text, t.game_id, mine, seat)
+            if t.last_dm.get(seat) == text:
+                continue  # the same news twice says nothing new
+            t.last_dm[seat] = text
             out.private.append((user, Post(text=text, image=image, filename="hand.png", table_id=t.id)))
         if batch.summary is not None:
             # the final board is the last board of the batch: drawn once, shown twice
@@ -211,7 +243,10 @@ class PostsMixin:
     @staticmethod
     def _private_summary(game: Game, public_view: dict[str, Any], seat_view: dict[str, Any], seat: int) -> str:
         """The game's own summary of what only ``seat`` knows; a generic one from the view if it gives none."""
-        return game.private_summary(seat_view, seat) or private_text(public_view, seat_view)
+        if type(game).private_summary is not Game.private_summary:
+            # the game speaks for its private view: empty means nothing secret yet (not a dump of raw fields)
+            return game.private_summary(seat_view, seat) or "You hold nothing secret yet."
+        return private_text(public_view, seat_view)
 
     def _note(self, t: Table, text: str, mentions: list[int] | None = None) -> Post:
         return Post(text=clip(text), mentions=mentions or [], table_id=t.id)

@@ -6,9 +6,10 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.api import Choice
-from bot.outputs import seat_label
+from bot.outputs import player_label, seat_label
 from bot.store import DeadlineRow, SeatRow, TableRow
 from rules import registry
 from rules.core import Game, State
@@ -73,6 +74,10 @@ class Table:
     # seat -> the state number at which it let the move stand (declined its optional actions: bot.reactions)
     declined: dict[int, int] = field(default_factory=dict)
     fresh_from: int = -1
+    # seat -> the text of the last DM it was sent, so no DM repeats the one before it
+    last_dm: dict[int, str] = field(default_factory=dict)
+    # the state (by identity) whose public view seat names were last read from, and that view: ``who`` is asked often
+    _named: tuple[State, dict[str, Any]] | None = field(default=None, repr=False)
 
     @classmethod
     def from_row(cls, row: TableRow, seats: list[SeatRow]) -> Table:
@@ -111,7 +116,24 @@ class Table:
                 return s.seat
         return None
 
-    def who(self, seat: int) -> str:
+    def public_view(self) -> dict[str, Any] | None:
+        """The public view of the current state (remembered until the state changes), or None in the lobby."""
+        if self.state is None:
+            return None
+        if self._named is None or self._named[0] is not self.state:
+            self._named = (self.state, self.game.view(self.state, None))
+        return self._named[1]
+
+    def player(self, seat: int) -> str:
+        """The player's own name, marked when an AI plays the seat they left."""
+        s = self.seats[seat]
+        return f"{s.name} (AI)" if s.vacated and s.ai_level else s.name
+
+    def who(self, seat: int, view: dict[str, Any] | None = None) -> str:
+        """The seat's one name everywhere: the player and the game's current name for the seat ("Ana (London)"),
+        read from the public ``view`` when given (a move's narration names seats as they are after it)."""
         s = self.seats[seat]
         ai = " · AI" if s.vacated and s.ai_level else ""
-        return f"{s.name} ({seat_label(self.game, seat)}{ai})"
+        view = view if view is not None else self.public_view()
+        name = self.game.seat_name(view, seat) if view is not None else seat_label(self.game, seat)
+        return player_label(s.name, name + ai if name else ai.strip(" ·"))

@@ -332,20 +332,25 @@ def _where(at: str | None) -> str:
     return f"in {board.HARBOUR[at]['name']}" if board.is_harbour(at) else f"at {at.upper()}"
 
 
+def _name(p: dict[str, Any]) -> str:
+    """A seat as the narration and the host call it: its home port once chosen ("London"), never "Seat 1" after."""
+    return board.HARBOUR[p["harbour"]]["name"] if p.get("harbour") else p["name"]
+
+
 def _status(view: dict[str, Any]) -> str:
     players = view["players"]
     outcome = view["outcome"]
     if outcome:
         if outcome["winners"]:
-            return "Game over: " + ", ".join(players[w]["name"] for w in outcome["winners"]) + " wins"
+            return "Game over: " + ", ".join(_name(players[w]) for w in outcome["winners"]) + " wins"
         return "Game over: round limit, no winner"
     if view["phase"] == "choose_ports":
         return "Choosing home ports"
     if view["challenge_open"]:
         mover = players[view["challenge_open"]["mover"]]
-        return f"Challenge? {mover['name']} sailed {view['challenge_open']['k']}"
+        return f"Challenge? {_name(mover)} sailed {view['challenge_open']['k']}"
     seats = view["to_act"] or ([view["turn_seat"]] if view["turn_seat"] is not None else [])
-    names = ", ".join(f"{players[s]['name']} ({players[s]['code'] or '?'})" for s in seats)
+    names = ", ".join(f"{_name(players[s])} ({players[s]['code'] or '?'})" for s in seats)
     return f"▶ {names} {STAGE_WORDS.get(view.get('stage') or '', 'to act')}"
 
 
@@ -369,7 +374,7 @@ def _panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> No
         colour = p["colour"] or "#888888"
         d.rectangle((x0, y + 2, x0 + 38, y + 26), fill=colour, outline=INK)
         text(d, (x0 + 19, y + 14), p["code"] or "?", 16, bold=True, fill=text_on(colour), anchor="mm")
-        text(d, (x0 + 46, y + 14), p["name"], 20, bold=True, anchor="lm")
+        text(d, (x0 + 46, y + 14), _name(p), 20, bold=True, anchor="lm")
         if p["harbour"]:
             text(
                 d, (PANEL_R - 6, y + 14), f"home {harbours[p['harbour']]['home_value']}/20", 20, bold=True, anchor="rm"
@@ -422,7 +427,7 @@ def caption(view: dict[str, Any], seat: int | None = None) -> str:
         hold = ", ".join(p["ship"]["hold"])
         if hold:
             parts.append(f"hold {hold}")
-        lines.append(f"**{p['code']}** {p['name']} ({h['name']}): " + " · ".join(parts))
+        lines.append(f"**{p['code']}** {h['name']}: " + " · ".join(parts))
     trade = [h for h in view["harbours"] if h["owner"] is None]
     if trade and view["phase"] != "choose_ports":
         entries = []
@@ -525,7 +530,7 @@ def _private_lines(view: dict[str, Any], you: dict[str, Any]) -> list[tuple[str,
     if fight:
         other = view["players"][fight["opponent"]]
         lines.append(
-            (f"Fight with {other['name']}: your FS {fight['your_fs']} vs their FS {fight['their_fs']}", RED, True)
+            (f"Fight with {_name(other)}: your FS {fight['your_fs']} vs their FS {fight['their_fs']}", RED, True)
         )
     return lines
 
@@ -539,7 +544,7 @@ def render_private(view: dict[str, Any], seat: int) -> Image.Image:
     img, d = canvas(WIDTH, HEIGHT, PAPER)
     colour = me["colour"] or "#888888"
     d.rectangle((0, 0, WIDTH, 48), fill=colour)
-    head = f"{me['code'] or ''} {me['name']} — your hand ({len(cards)} card{'s' * (len(cards) != 1)})"
+    head = f"{me['code'] or ''} {_name(me)} — your hand ({len(cards)} card{'s' * (len(cards) != 1)})"
     text(d, (16, 24), head, 24, bold=True, fill=text_on(colour), anchor="lm", private=True)
     left_w = 620
     # as large as the hand allows: one row of big cards, else up to three rows of small ones

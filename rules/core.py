@@ -60,6 +60,8 @@ class GameInfo:
     rules: str = ""
     #: display names per engine seat (colours, ports, roles), longest table first; empty = "Seat N"
     seat_names: tuple[str, ...] = ()
+    #: (card name, effect) for every card a player may hold or choose, for ``/rules <game> cards``; empty = none
+    cards: tuple[tuple[str, str], ...] = ()
 
     def option(self, name: str) -> Option:
         for opt in self.options:
@@ -68,20 +70,39 @@ class GameInfo:
         raise KeyError(name)
 
 
+#: ``Event.actor`` of an automatic step (a draw, a refill, the end of a phase): nobody chose it
+GAME_ACTOR = "game"
+
+
 @dataclass(frozen=True)
 class Event:
     """One line of narration. ``public`` goes to the channel (None: nothing public);
-    ``private`` maps an engine seat to a line only that seat may read."""
+    ``private`` maps an engine seat to a line only that seat may read.
+
+    ``actor`` says who did what the line tells: an engine seat (the host names that seat's player), ``"game"``
+    for an automatic step, or None when the line names its own subject (a character, a ship) and needs no one
+    else's name. A private line on an event with no public line whose actor is that same seat echoes the seat's
+    own choice ("You chose S3": old news to it); every other private line is news (a card drawn, a hint received,
+    a tile seen), even on a line telling the seat's own move."""
 
     public: str | None = None
     private: dict[int, str] = field(default_factory=dict)
+    actor: int | str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"public": self.public, "private": {str(k): v for k, v in self.private.items()}}
+        data: dict[str, Any] = {"public": self.public, "private": {str(k): v for k, v in self.private.items()}}
+        if self.actor is not None:
+            data["actor"] = self.actor
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Event:
-        return cls(data.get("public"), {int(k): v for k, v in (data.get("private") or {}).items()})
+        actor = data.get("actor")
+        return cls(
+            data.get("public"),
+            {int(k): v for k, v in (data.get("private") or {}).items()},
+            actor if actor is None or isinstance(actor, str) else int(actor),
+        )
 
 
 @dataclass(frozen=True)
@@ -284,6 +305,23 @@ class Game:
     def private_summary(self, view: dict[str, Any], seat: int) -> str:
         """A few readable lines of what only ``seat`` knows (its hand, its hints, its secret map), written from
         ``view(state, seat)``, for DMs and ``/hand``. Empty when the seat holds nothing secret."""
+        return ""
+
+    # -- the table's voice (issue 12): every method below reads a view only -------------------------------
+    def owed(self, view: dict[str, Any], seat: int) -> str:
+        """What ``seat`` must do now, in the game's words ("choose your home port", "plan your card"), from the
+        PUBLIC view (it is said in the channel, so it never names a secret). Only asked of seats in ``to_act``."""
+        return "take your turn"
+
+    def seat_name(self, view: dict[str, Any], seat: int) -> str:
+        """The game's current name for ``seat`` from the public view (colour, home port once chosen, crew or
+        characters); "" when it has none. The host writes a seat as "<player> (<seat name>)" everywhere."""
+        names = self.info.seat_names
+        return names[seat] if seat < len(names) else ""
+
+    def describe(self, view: dict[str, Any], action: Action) -> str:
+        """At most 100 characters saying what ``action`` does when it plays or chooses a card
+        ("S5 Pacing Off: move 5 paces in any direction"); "" for an action that involves no card."""
         return ""
 
     def secrets(self, state: State) -> list[str]:

@@ -140,13 +140,14 @@ def run_view(table_id: int, state_no: int, choices: list[Choice], page: int, sta
     return view
 
 
-def picker_text(summary: TableSummary | None, note: str = "", user_id: int | None = None) -> str:
+def picker_text(summary: TableSummary | None, note: str = "", user_id: int | None = None, owed: str = "") -> str:
     head = f"{note}\n" if note else ""
     game = registry.get(summary.game_id).info.title if summary is not None else "the game"
     if summary is not None and user_id is not None and not _owes(summary, user_id):
         # a seat that owes nothing sees only its optional actions (a challenge)
         return clip(f"{head}**Not your turn in {game}, but this is open to you** — pick it below (or use `/play`).")
-    return clip(f"{head}**Your move in {game}** — pick an action below (or type it with `/play`).")
+    duty = f": {owed}" if owed else ""  # what the game says this seat owes (Game.owed)
+    return clip(f"{head}**Your move in {game}{duty}** — pick an action below (or type it with `/play`).")
 
 
 def _owes(summary: TableSummary, user_id: int) -> bool:
@@ -233,7 +234,7 @@ async def _offer_picker(interaction: discord.Interaction, host: TableHost, calle
         return
     await _show(
         interaction,
-        picker_text(summary, note, caller.user_id),
+        picker_text(summary, note, caller.user_id, host.owed_for(caller)),
         picker_view(summary.table_id, summary.state_no, choices),
     )
 
@@ -435,7 +436,7 @@ class PickSelect(
                 await _offer_picker(interaction, host, caller, note=STALE)
                 return
             view = run_view(self.table_id, self.state_no, choices, self.page, start, end)
-            await _show(interaction, picker_text(host.table_for(caller.channel_id), user_id=caller.user_id), view)
+            await _show(interaction, picker_text(host.table_for(caller.channel_id), user_id=caller.user_id, owed=host.owed_for(caller)), view)
             return
         index = int(value[1:]) if value[1:].isdigit() else -1
         if not 0 <= index < len(choices):
@@ -571,7 +572,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:pa
                 return
             await _show(
                 interaction,
-                picker_text(summary, user_id=caller.user_id),
+                picker_text(summary, user_id=caller.user_id, owed=host.owed_for(caller)),
                 picker_view(self.table_id, self.state_no, choices, self.page),
             )
         except Exception:

@@ -217,6 +217,7 @@ def bury_one(state: State, seat: int, kind: str, from_docks: bool, N: Narration)
     N.add(
         f"{who(state, seat)} buries {len(cards)} crew{where} on Pirate Island",
         {seat: f"You buried {' '.join(k.upper() for k in cards)}"},
+        echo=seat,
     )
     N.burial = (seat, from_docks, cards)
 

@@ -136,6 +136,7 @@ def give_card(state: State, frame: dict, action: str, N: Narration) -> bool:
         N.add(
             f"{who(state, giver)} gives {len(given)} crew to {who(state, taker)}",
             {giver: f"You gave {text}", taker: f"You received {text}"},
+            echo=giver,
         )
     return done
 

@@ -11,7 +11,9 @@ from rules.buccaneer.model import (
     CREW_VALUE,
     TREASURE,
     Narration,
+    cards_text,
     count,
+    credit,
     hold_value,
     home_value,
     order_from,
@@ -146,7 +148,7 @@ def apply(state: State, seat: int, action: str) -> tuple[State, list]:
         s["challenge"] = None
         dispatch(s, seat, action, N)
     run(s, N, seat)
-    return s, N.events
+    return s, credit(state, s, N.events)
 
 
 def dispatch(s: State, seat: int, action: str, N: Narration) -> None:
@@ -156,7 +158,8 @@ def dispatch(s: State, seat: int, action: str, N: Narration) -> None:
         N.add(f"{s['players'][seat]['name']} takes {board.HARBOUR[harbour]['name']} as home port")
         if choosing_seat(s) is None:
             start_play(s)
-            N.add(f"The game begins: {who(s, s['order'][0])} deals and moves first")
+            dealt = {x: f"You are dealt {cards_text(p['hand'])}" for x, p in enumerate(s["players"])}
+            N.add(f"The game begins: {who(s, s['order'][0])} deals and moves first", dealt)
         return
     frame = top(s)
     if frame is None:

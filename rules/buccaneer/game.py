@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from rules.buccaneer import ai, board, engine, views
-from rules.buccaneer.model import CREW, CREW_VALUE
+from rules.buccaneer.model import CHANCE_TITLES, CREW, CREW_VALUE, KEEPERS
 from rules.buccaneer.setup import new_state
 from rules.core import Action, Game, GameInfo, IllegalAction, Option, Outcome, State, normalize_text
 
@@ -25,6 +25,78 @@ BLURB = (
     "Waddingtons' 1958 Buccaneer for 2–8 players. Sail a 24×24 sea, draw chance cards at Treasure Island, trade at "
     "ports and fight other ships. The first to land 20 points of treasure in their home port wins."
 )
+
+#: what each chance card does (docs/games/buccaneer.md), by number; the keepers' effects are what trading reads
+CHANCE_EFFECTS: dict[int, str] = {
+    1: "blown five squares out from the island; storm bonus (crew value 3 or less: take 4 crew)",
+    2: "name a player: they give you 3 crew from hand or home Docks, their choice",
+    3: "blown to Mud Bay; storm bonus",
+    4: "blown to Cliff Creek; storm bonus",
+    5: "blown into your home port (you may win at once); storm bonus",
+    6: "blown to the nearest harbour the way you face; storm bonus",
+    7: "one treasure or two crew wash aboard the nearest ship",
+    8: "one treasure or two crew wash onto Flat Island",
+    9: "your best treasure aboard, else your best crew card, goes to Flat Island",
+    10: "your best crew card deserts to Pirate Island",
+    11: "take treasure up to 5, or 2 crew",
+    12: "take treasure up to 4, or 2 crew",
+    13: "take treasure up to 5, or 2 crew",
+    14: "take treasure up to 7, or 3 crew",
+    15: "take 2 crew",
+    16: "take treasure up to 7, then cut your crew value to 10",
+    17: "take treasure up to 6, then cut your crew value to 11",
+    18: "take treasure up to 4; with crew value 7 or less, also take 2 crew",
+    19: "your whole hand goes under Pirate Island; draw as many back from the top",
+    20: "swap 2 random crew with the nearest ship on the coast; with none, bury 2",
+    21: "kept: sell him at a port for crew worth up to 5, or buy him back for one treasure",
+    22: "everyone with more than 7 crew (hand and home Docks) buries the surplus",
+    23: "kept: worth 4 when buying at a port",
+    24: "kept: worth 5 when buying at a port",
+    25: "kept: land at Anchor Bay for treasure up to 7 (once a game); otherwise worth 3 when buying",
+    26: "kept: land at Anchor Bay for treasure up to 7 (once a game); otherwise worth 3 when buying",
+    27: "take treasure up to 5, or 3 crew",
+    28: "take 2 crew",
+}
+KEEPER_TITLE = {"longjohn": "Long John Silver", "doubloons": "Doubloons", "pieces": "Pieces of Eight", "chart": "Kidd's Chart"}
+KEEPER_EFFECT = {"longjohn": CHANCE_EFFECTS[21], "doubloons": CHANCE_EFFECTS[23], "pieces": CHANCE_EFFECTS[24]}
+KEEPER_EFFECT["chart"] = CHANCE_EFFECTS[25]
+_VERB = {
+    "offer": "offer",
+    "unoffer": "take back",
+    "want": "ask for",
+    "unwant": "stop asking for",
+    "pickup": "pick up",
+    "load": "load",
+    "unload": "unload",
+    "leave": "leave",
+    "flat": "leave on Flat Island",
+    "take": "take",
+    "land": "land",
+}
+#: what a seat owes, by the frame it must answer (spec §3)
+_OWED = {
+    "INTERCEPT": "attack the passing ship or let it pass",
+    "SPOILS": "choose your spoils",
+    "GIVE": "hand over crew cards",
+    "PICK": "pick treasure from Treasure Island",
+    "PLACE": "choose the square your ship is blown to",
+    "PORT_TIE": "choose the harbour your ship is blown to",
+    "YELLOW_FEVER": "bury crew down to 7",
+    "LOSE": "choose what goes overboard",
+    "BURY": "bury crew cards",
+    "CHOICE": "choose treasure or crew",
+    "TARGET": "name the player who must give you crew",
+    "RETURN": "return treasure your ship cannot carry",
+    "ALONGSIDE": "point your ship",
+    "REPOINT": "point your ship",
+    "FREE_MOVE": "make your free move",
+    "FORFEIT": "pay the forfeit for your challenge",
+}
+
+
+def _title(n: int) -> str:
+    return CHANCE_TITLES.get(n, f"card {n}")
+
 
 UNDOABLE = {"sail", "turn", "go", "face", "undo", "offer", "want", "unoffer", "unwant", "cancel"}
 UNDOABLE |= {"unload", "load", "leave", "pickup"}
@@ -49,8 +121,44 @@ class Buccaneer(Game):
         ),
         blurb=BLURB,
         rules=RULES,
+        cards=tuple((f"{n} {_title(n)}", CHANCE_EFFECTS[n]) for n in sorted(CHANCE_EFFECTS)),
     )
     version = 1
+
+    # -- the table's voice -------------------------------------------------------------------------------
+    def owed(self, view: dict[str, Any], seat: int) -> str:
+        awaiting = view.get("awaiting") or {}
+        kind = awaiting.get("kind")
+        if kind == "PORT_CHOICE":
+            return "choose your home port"
+        if kind == "TURN":
+            stage = (awaiting.get("info") or {}).get("stage")
+            if stage == "plan":
+                return "finish planning your move (direction, distance, facing, then confirm)"
+            if stage == "after":
+                return "trade where your ship lies, or end your turn"
+            return "sail, turn or stay (trading first where your ship lies)"
+        if kind == "CHOICE":
+            card = ((view.get("last") or {}).get("chance") or {}).get("card")
+            return f"choose treasure or crew ({_title(card)})" if card else _OWED[kind]
+        return _OWED.get(str(kind), "take your turn")
+
+    def seat_name(self, view: dict[str, Any], seat: int) -> str:
+        players = view.get("players") or []
+        if seat >= len(players) or not players[seat].get("harbour"):
+            return ""  # no name until a home port is chosen ("Seat 1" is the engine's placeholder, not a name)
+        return board.HARBOUR[players[seat]["harbour"]]["name"]
+
+    def describe(self, view: dict[str, Any], action: Action) -> str:
+        words = action.split()
+        if len(words) >= 2 and words[0] in _VERB and words[-1] in KEEPERS:
+            item = words[-1]
+            return f"{_VERB[words[0]].capitalize()} {KEEPER_TITLE[item]} ({KEEPER_EFFECT[item]})"[:100]
+        if words[:1] == ["choose"]:
+            card = ((view.get("last") or {}).get("chance") or {}).get("card")
+            if card:
+                return f"{card} {_title(card)}: {CHANCE_EFFECTS[card]}"[:100]
+        return ""
 
     def new(self, players: int, options: dict[str, str] | None, seed: str) -> State:
         self.check_players(players)
@@ -104,7 +212,13 @@ class Buccaneer(Game):
 
     def private_summary(self, view: dict[str, Any], seat: int) -> str:
         you = view.get("you") or {}
-        return you.get("text", "") if you.get("seat") == seat else ""
+        if you.get("seat") != seat:
+            return ""
+        players = view.get("players") or []
+        keepers = players[seat].get("keepers", []) if seat < len(players) else []
+        # each kept chance card with what it does, so a player can read the cards they hold
+        held = [f"• {KEEPER_TITLE[k]}: {KEEPER_EFFECT[k]}" for k in dict.fromkeys(keepers) if k in KEEPER_TITLE]
+        return "\n".join([you.get("text", ""), *held])
 
     def secrets(self, state: State) -> list[str]:
         """The seed (as typed and, for a hex seed, as a number), the keys of the RNG counter and of the piles, each

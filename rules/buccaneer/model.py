@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.buccaneer import board
-from rules.core import Event, State
+from rules.core import GAME_ACTOR, Event, State
 
 CREW: tuple[str, ...] = ("b1", "b2", "b3", "r1", "r2", "r3")
 CREW_VALUE: dict[str, int] = {k: int(k[1]) for k in CREW}
@@ -204,6 +204,38 @@ class Narration:
         # the last event if it is a burial: (seat, from the Docks, cards), so a run of burials reads as one line
         self.burial: tuple[int, bool, list[str]] | None = None
 
-    def add(self, public: str | None, private: dict[int, str] | None = None) -> None:
-        self.events.append(Event(public, dict(private or {})))
+    def add(self, public: str | None, private: dict[int, str] | None = None, echo: int | None = None) -> None:
+        """A line, with private lines; ``echo`` is the seat whose private line only repeats its own choice ("You
+        buried R2"), kept on the line; every other private line is news (see :func:`credit`)."""
+        self.events.append(Event(public, dict(private or {}), echo))
         self.burial = None
+
+
+def credit(before: State, after: State, events: list[Event]) -> list[Event]:
+    """Each line's true actor (``Event.actor``): the seat whose name starts it (every line of Buccaneer's
+    narration names its subject first, "London sails…"), else the game. Private lines on a line are news to their
+    seats (crew taken from Pirate Island), even after the seat's own move; an ``echo`` line ("You buried R2") moves
+    to a private-only event of its seat, which the host takes as old news."""
+    names = sorted(
+        (
+            (name, seat)
+            for seat in range(len(after["players"]))
+            for name in {who(after, seat), who(before, seat), after["players"][seat]["name"]}
+        ),
+        key=lambda pair: -len(pair[0]),
+    )
+    out: list[Event] = []
+    for e in events:
+        actor: int | str | None = GAME_ACTOR
+        text = e.public or ""
+        for name, seat in names:
+            if text.startswith(name) and not text[len(name) : len(name) + 1].isalnum():
+                actor = seat
+                break
+        echo = e.actor if isinstance(e.actor, int) and e.actor in e.private else None
+        news = {s: line for s, line in e.private.items() if s != echo}
+        out.append(Event(e.public, news, actor))
+        if echo is not None:
+            # the seat's own choice, told back to it alone: a private-only event of its own (no DM)
+            out.append(Event(None, {echo: e.private[echo]}, echo))
+    return out

@@ -99,6 +99,10 @@ class Cartagena(core.Game):
         blurb=BLURB,
         rules=RULES,
         seat_names=SEAT_NAMES,
+        cards=tuple(
+            (symbol.capitalize(), f"move one of your pirates forward to the next free {symbol} space (or the sloop)")
+            for symbol in SYMBOLS
+        ),
     )
     version = 1
 
@@ -196,11 +200,13 @@ class Cartagena(core.Game):
             self._back(new, seat, pos, events)
         elif kind == "end":
             taken = new["actions_taken"]
-            events.append(core.Event(f"{SEAT_NAMES[seat]} ends the turn ({taken} action{'' if taken == 1 else 's'})."))
+            events.append(
+                core.Event(f"{SEAT_NAMES[seat]} ends the turn ({taken} action{'' if taken == 1 else 's'}).", actor=seat)
+            )
             self._next_turn(new)
         else:
             new["passes_in_a_row"] += 1
-            events.append(core.Event(f"{SEAT_NAMES[seat]} cannot act and passes."))
+            events.append(core.Event(f"{SEAT_NAMES[seat]} cannot act and passes.", actor=seat))
             if new["passes_in_a_row"] >= new["players"]:
                 self._stall(new, "Every seat passed in a row, so nothing can change any more.", events)
             else:
@@ -263,10 +269,10 @@ class Cartagena(core.Game):
         aboard = state["pirates"][seat].count(SLOOP)
         if target == SLOOP:
             line += f" ({aboard}/{PIRATES_PER_SEAT} aboard)"
-        events.append(core.Event(line + "."))
+        events.append(core.Event(line + ".", actor=seat))
         self._record(state, seat, encode("forward", pos, symbol), pos, target, None)
         if aboard == PIRATES_PER_SEAT:
-            events.append(core.Event(f"{name}'s sixth pirate boards the sloop. {name} escapes and wins!"))
+            events.append(core.Event(f"{name}'s sixth pirate boards the sloop. {name} escapes and wins!", actor=seat))
             self._finish(state, [seat], "escaped")
 
     def _back(self, state: core.State, seat: int, pos: int, events: list[core.Event]) -> None:
@@ -284,8 +290,9 @@ class Cartagena(core.Game):
         if len(drawn) < earned:
             line += f" ({earned} earned, nothing more to draw)"
         private = {seat: "You draw " + ", ".join(drawn) + "."} if state["row"] is None and drawn else {}
-        events.append(core.Event(line + ".", private))
-        events.extend(core.Event(text) for text in deck_lines)
+        # the cards drawn are news to the drawer although the move was its own (a private line on a public line)
+        events.append(core.Event(line + ".", private, actor=seat))
+        events.extend(core.Event(text, actor=core.GAME_ACTOR) for text in deck_lines)
         self._record(state, seat, encode("back", pos), pos, target, len(drawn))
 
     @staticmethod
@@ -310,7 +317,7 @@ class Cartagena(core.Game):
                 state, "Nobody holds a card and the draw pile is empty, so no card can be played again.", events
             )
         elif state["actions_taken"] >= ACTIONS_PER_TURN:
-            events.append(core.Event(f"{SEAT_NAMES[seat]}'s turn ends ({ACTIONS_PER_TURN} actions)."))
+            events.append(core.Event(f"{SEAT_NAMES[seat]}'s turn ends ({ACTIONS_PER_TURN} actions).", actor=core.GAME_ACTOR))
             self._next_turn(state)
 
     @staticmethod
@@ -331,7 +338,11 @@ class Cartagena(core.Game):
         self._finish(state, winners, "stalled", ranking)
         names = " and ".join(SEAT_NAMES[seat] for seat in winners)
         verdict = f"{names} share the win" if len(winners) > 1 else f"{names} wins"
-        events.append(core.Event(f"{why} The game ends: {verdict} with {best[0]} aboard and progress {best[1]}."))
+        events.append(
+            core.Event(
+                f"{why} The game ends: {verdict} with {best[0]} aboard and progress {best[1]}.", actor=core.GAME_ACTOR
+            )
+        )
 
     @staticmethod
     def _finish(state: core.State, winners: list[int], reason: str, ranking: list[list[int]] | None = None) -> None:
@@ -403,6 +414,18 @@ class Cartagena(core.Game):
     # -- text ----------------------------------------------------------------------------------------
     def parse(self, text: str) -> core.Action:
         return encode(*decode(text))
+
+    def owed(self, view: dict[str, Any], seat: int) -> str:
+        left = view.get("actions_left", 0)
+        if not view.get("actions_taken"):
+            return "play a card or move a pirate back (up to 3 actions)"
+        return f"play a card, move a pirate back or end your turn ({left} action{'' if left == 1 else 's'} left)"
+
+    def describe(self, view: dict[str, Any], action: core.Action) -> str:
+        words = action.split()
+        if len(words) == 3 and words[0] == "forward" and words[2] in SYMBOLS:
+            return f"{words[2].capitalize()} card: your pirate on {words[1]} runs to the next free {words[2]} space."
+        return ""
 
     def label(self, view: dict[str, Any], action: core.Action) -> str:
         """``forward 4 skull → 11``, ``back 20 → 15 (+2)``: the landing square computed from the view."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core import IllegalAction, rng
+from rules.core import GAME_ACTOR, Event, IllegalAction, rng
 
 from . import actions
 from .board import (
@@ -255,9 +255,10 @@ def act(st: State, ctx: Ctx, seat: int, action: str) -> None:
         c["queue"].append(words[2])
         st["owed"][str(i)] -= 1
         total = len(c["queue"])
-        ctx.say(
-            f"Seat {seat + 1} has planned for the {cname(st, i)}.",
-            {seat: f"{cname(st, i)}: {card_name(words[2])} planned (slot {total} in the queue)."},
+        ctx.say(f"Seat {seat + 1} has planned for the {cname(st, i)}.", actor=seat)
+        # the card itself is told back to its planner alone: an echo of its own choice (no DM)
+        ctx.events.append(
+            Event(None, {seat: f"{cname(st, i)}: {card_name(words[2])} planned (slot {total} in the queue)."}, seat)
         )
     elif phase in ("pick", "start"):
         _draft(st, ctx, words)
@@ -273,7 +274,10 @@ def _draft(st: State, ctx: Ctx, words: list[str]) -> None:
         _take_character(c, words[1])
         st["phase"] = "start"
         st["pending"] = {"step": "start", "slot": slot}
-        ctx.say(f"Seat {c['seat'] + 1} picks the {CHAR_NAME[words[1]]} for the {crew_label(st, c['crew'])}.")
+        ctx.say(
+            f"Seat {c['seat'] + 1} picks the {CHAR_NAME[words[1]]} for the {crew_label(st, c['crew'])}.",
+            actor=c["seat"],
+        )
         return
     c["pos"] = words[1]
     if is_tavern(st):
@@ -352,7 +356,7 @@ def begin_step(st: State, ctx: Ctx) -> None:
     for c in active:
         c["waiting"] = True
     up = ", ".join(f"{cname(st, c['idx'])} ({crew_label(st, c['crew'])})" for c in active)
-    ctx.say(f"⏳ Time {st['T']}. Up now: {up}.")
+    ctx.say(f"⏳ Time {st['T']}. Up now: {up}.", actor=GAME_ACTOR)
     next_reenter(st, ctx)
 
 
@@ -382,7 +386,7 @@ def draw_next(st: State, ctx: Ctx) -> None:
         return
     c = pool[rand_below(st, len(pool))]  # random tie order; one RNG call per draw (spec 2.7)
     c["waiting"] = False
-    ctx.say(f"Drawn: {cname(st, c['idx'])} ({crew_label(st, c['crew'])}).")
+    ctx.say(f"Drawn: {cname(st, c['idx'])} ({crew_label(st, c['crew'])}).", actor=GAME_ACTOR)
     if c["pos"] is None:
         st["phase"] = "act"
         st["pending"] = {"step": "enter", "char": c["idx"], "card": None}
@@ -442,14 +446,14 @@ def end_step(st: State, ctx: Ctx) -> bool:
         navy = t == st["navy"]
         st["end_revealed"][str(t)] = "navy" if navy else "calm"
         if navy:
-            ctx.say(f"⚓ The NAVY arrives at {t}! The brawl is over.")
+            ctx.say(f"⚓ The NAVY arrives at {t}! The brawl is over.", actor=GAME_ACTOR)
             st["phase"] = "over"
             st["pending"] = None
             st["owed"] = {}
             st["result"] = result(st)
-            ctx.say(result_text(st))
+            ctx.say(result_text(st), actor=GAME_ACTOR)
             return True
-        ctx.say(f"End token at {t}: Calm Seas.")
+        ctx.say(f"End token at {t}: Calm Seas.", actor=GAME_ACTOR)
     st["T"] = t + 1
     return False
 

@@ -35,8 +35,10 @@ class Ctx:
         self.arrows = last["arrows"]
         self.splash = last["splash"]
 
-    def say(self, text: str, private: dict[int, str] | None = None) -> None:
-        self.events.append(Event(text, private or {}))
+    def say(self, text: str, private: dict[int, str] | None = None, actor: int | str | None = None) -> None:
+        """A line; ``actor`` is the seat whose choice it tells ("Seat 2 picks the Monk"), "game" for an automatic
+        step, None (most lines) when it names its own subject, a character."""
+        self.events.append(Event(text, private or {}, actor))
 
     def touch(self, p: Sq) -> None:
         if in_grid(p) and name(p) not in self.touched:

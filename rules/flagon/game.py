@@ -66,6 +66,7 @@ class Flagon(Game):
             "into the sea. The crew with the most Reputation and treasure when the Navy arrives wins."
         ),
         rules=RULES,
+        cards=tuple((f"{name} ({time})", text) for name, time, text in CARD.values()),
     )
     version = 1
 
@@ -201,6 +202,60 @@ class Flagon(Game):
             winners=tuple(r["winners"]), reason="navy", scores=scores, ranking=ranking, teams=teams, places=places
         )
 
+    # -- the table's voice -------------------------------------------------------------------------------
+    def owed(self, view: dict[str, Any], seat: int) -> str:
+        phase = view.get("phase")
+        if phase in ("plan", "replan"):
+            return "plan your cards in secret"
+        pend = view.get("pending") or {}
+        chars = view.get("chars") or []
+        slot = pend.get("char", pend.get("slot"))
+        who = chars[slot]["name"] if isinstance(slot, int) and slot < len(chars) and chars[slot]["name"] else ""
+        step = pend.get("step")
+        if step == "pick":
+            crew = (view.get("crews") or {}).get(chars[slot]["crew"], {}).get("name", "") if who == "" else ""
+            return f"pick a character{f' for the {crew}' if crew else ''}"
+        if step == "start":
+            return f"choose where the {who} starts"
+        if step == "enter":
+            return f"choose where the {who} climbs back aboard"
+        if pend.get("card"):
+            return f"play out the {who}'s {card_name(pend['card'])}"
+        if step == "face":
+            return f"choose which way the {who} faces"
+        return f"act for the {who}" if who else "take your turn"
+
+    def seat_name(self, view: dict[str, Any], seat: int) -> str:
+        """The seat's characters: during secret planning only those still owing a card (spec §4's "waiting for:
+        Ana (Monk)"), while a character acts that one if it is the seat's; before the draft, its crew."""
+        mine = [c for c in view.get("chars") or [] if c.get("seat") == seat]
+        picked = [c for c in mine if c.get("name")]
+        if not picked:
+            crews = view.get("crews") or {}
+            names = [crews[c["crew"]]["name"] for c in mine if c["crew"] in crews]
+            return names[0] if names and view.get("map", "ships") == "ships" else ""
+        if view.get("phase") in ("plan", "replan"):
+            owing = [c for c in picked if c.get("owed")]
+            if owing:
+                picked = owing
+        else:
+            pend = view.get("pending") or {}
+            acting = [c for c in picked if c.get("idx") == pend.get("char")]
+            if acting:
+                picked = acting
+        return " & ".join(c["name"] for c in picked)
+
+    def describe(self, view: dict[str, Any], action: str) -> str:
+        words = action.split()
+        if words[0] == "plan" and len(words) == 3 and words[2] in CARD:
+            name, time, text = CARD[words[2]]
+            return f"{name} (time {time}): {text}"[:100]
+        pend = view.get("pending") or {}
+        if pend.get("card") in CARD and words[0] in ("to", "at", "aim", "shove", "skip", "face", "take"):
+            name, time, text = CARD[pend["card"]]
+            return f"{name}: {text}"[:100]
+        return ""
+
     # -- helpers for hosts and AIs ------------------------------------------------------------------------
     def label(self, view: dict[str, Any], action: str) -> str:
         words = action.split()
@@ -251,10 +306,12 @@ class Flagon(Game):
     def private_summary(self, view: dict[str, Any], seat: int) -> str:
         lines = []
         for char in view["chars"]:
-            if char.get("seat") != seat or "hand" not in char:
-                continue
-            planned = ", ".join(char.get("queue") or []) or "nothing"
-            lines.append(f"{char['name']}: planned {planned}; hand {', '.join(char['hand']) or 'empty'}.")
+            if char.get("seat") != seat or "hand" not in char or not char.get("name"):
+                continue  # not this seat's, or not yet drafted (no name, no cards)
+            planned = ", ".join(card_name(c) for c in char.get("queue") or []) or "nothing"
+            lines.append(f"**{char['name']}** — planned: {planned}. Hand:")
+            # each card with what it does, so the hand can be read without the rules
+            lines.extend(f"• {CARD[c][0]} ({CARD[c][1]}): {CARD[c][2]}" for c in char["hand"] if c in CARD)
         return "\n".join(lines)
 
     def secrets(self, state: State) -> list[str]:

@@ -12,6 +12,7 @@ from rules.martinique.board import BEACH_SET, INDEX, walks
 from rules.martinique.engine import NAMES
 from rules.martinique.tiles import value_of
 from rules.martinique.view import build_view, knowledge
+from rules.voice import credit
 
 BLURB = (
     "Two crews comb an 8×8 island. Every time a pirate walks off a tile, its owner pockets the tile: souvenirs for "
@@ -91,7 +92,8 @@ class Martinique(Game):
         legal = engine.legal_actions(state, seat)
         if text not in legal:
             raise IllegalAction("illegal", explain(state, seat, text, legal))
-        return engine.apply(state, seat, text)
+        after, events = engine.apply(state, seat, text)
+        return after, credit(events, {s: [NAMES[s]] for s in range(len(NAMES))})
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)
@@ -100,6 +102,19 @@ class Martinique(Game):
         return engine.outcome(state)
 
     # -- host helpers --------------------------------------------------------------------------------------
+    def owed(self, view: dict[str, Any], seat: int) -> str:
+        step = view.get("step")
+        if step == "reveal":
+            return "reveal one of your hidden map tiles (the other pirate passed yours)"
+        if step == "hook":
+            return "take a joker or a map tile from The Hook"
+        if step == "claim":
+            return "claim a chest or say done"
+        if view.get("phase") == "sunset" or step == "dig":
+            pub = view.get("next_pub")
+            return f"place a digging pirate (pub seat {pub})" if pub else "place a digging pirate"
+        return "place or move a pirate"
+
     def label(self, view: dict[str, Any], action: Action) -> str:
         words = action.split()
         squares = view.get("squares", {})

@@ -18,6 +18,7 @@ from rules.treasure_island import moves as M
 from rules.treasure_island import views as V
 from rules.treasure_island.engine import P
 from rules.treasure_island.geometry import Pt
+from rules.voice import credit
 
 RULES = """**Treasure Island**: one seat is **Long John Silver** (LJS), every other seat plays pirates.
 LJS buries the treasure in secret (not within 2 miles of a starting spot, not in a red zone, not on a dotted circle).
@@ -41,6 +42,50 @@ a chest given first.
 a move on the treasure; a pirate wins by searching it first. Positions are `x,y` in miles, half-mile steps.
 """
 
+#: what each hint card tells when Long John Silver plays it (docs/games/treasure_island.md §11); ⛁ a chest-icon card
+HINT_EFFECTS: dict[str, str] = {
+    "S1": "the treasure's altitude: the height band it lies in",
+    "S2": "the treasure lies N, E, S or W of a pirate (a half-plane)",
+    "S3": "the treasure is within or beyond 4, 8 or 12 miles of a pirate",
+    "S4": "⛁ the treasure is within or beyond 1-4 miles of the sea",
+    "S5": "the treasure is within or beyond 4, 8 or 12 miles of a landmark",
+    "S6": "⛁ the kind of land the treasure lies in",
+    "S7": "⛁ the treasure is within or beyond 5 or 10 miles of his tower",
+    "S8": "the treasure lies above or below a contour line",
+    "B1": "the quadrant around a pirate the treasure lies in",
+    "B2": "the treasure is closer to one pirate than to another",
+    "B3": "the treasure is closer to one landmark than to another",
+    "B4": "a pirate within 4 miles of the treasure, or none",
+    "B5": "the treasure lies in a district or one of its neighbours",
+    "B6": "the direction of the treasure from a landmark",
+    "B7": "the treasure is on the same or the other bank of the river as a pirate",
+    "B8": "⛁ the treasure is in a pirate's district, or in none of theirs",
+    "B9": "⛁ the treasure is in neither of two districts",
+    "B10": "⛁ a landmark within 3 miles of the treasure, or none",
+    "B11": "the treasure's distance band from a pirate",
+    "B12": "the treasure is higher than, level with or lower than a pirate",
+}
+#: the expansion's trick cards (§21)
+TRICK_EFFECTS: dict[str, str] = {
+    "lie": "(1 point) play as a hint's token: the hint must be false",
+    "fog": "(1 point) before a hint: three fog banks block moves for three days",
+    "mutiny": "(1 point) Long John Silver chooses his own prison tower",
+    "traitor": "(2 points) slip into a chest: its receiver wins with Long John Silver",
+    "phantom": "(2 points) at the escape: three Silvers leave the tower, only he knows the real one",
+}
+_TI_OWED = {
+    "bury": "bury the treasure",
+    "hint": "give the day's hint",
+    "compass": "show a Compass Hint",
+    "chest": "answer the search: hand over a chest, or nothing found",
+    "escape": "make Long John Silver's escape move",
+}
+
+
+def _hint_card(card: str) -> str:
+    return f"{card} {H.CARDS[card].name}" if card in H.CARDS else card
+
+
 INFO = GameInfo(
     id="treasure_island",
     title="Treasure Island",
@@ -59,6 +104,10 @@ INFO = GameInfo(
     ),
     rules=RULES,
     seat_names=(),
+    cards=(
+        *((_hint_card(c), HINT_EFFECTS[c]) for c in HINT_EFFECTS),
+        *((f"Trick: {t.capitalize()}", TRICK_EFFECTS[t]) for t in TRICK_EFFECTS),
+    ),
 )
 
 _VERBS = {
@@ -194,10 +243,47 @@ class TreasureIsland(core.Game):
         ev: list[Event] = []
         _apply(s, seat, action, ev)
         s["last"] = _last(state, s, seat, action)
-        return s, ev
+        # each line's actor: Long John Silver's seat, or the seat of the pirate a line starts with
+        names = {p: ["Long John Silver"] if p == s["silver"] else [E.mini_name(m) for m in E.player_minis(s, p)]
+                 for p in range(s["n"])}  # fmt: skip
+        return s, credit(ev, names)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return V.view(state, seat)
+
+    # -- the table's voice ------------------------------------------------------------------------------
+    def seat_name(self, view: dict[str, Any], seat: int) -> str:
+        if seat == view.get("silver_seat"):
+            return "Long John Silver"
+        players = view.get("players") or []
+        minis = players[seat]["minis"] if seat < len(players) else []
+        return " & ".join(H.NAMES.get(m, m) for m in minis)
+
+    def owed(self, view: dict[str, Any], seat: int) -> str:
+        step = view.get("step")
+        if step == "prison":
+            if seat == view.get("silver_seat"):
+                return "play a trick or let the prison go ahead"
+            return "choose the tower to lock Long John Silver in"
+        if step in ("turn", "ride2", "step"):
+            mini = view.get("active")
+            left = view.get("left")
+            name = H.NAMES.get(mini, "your pirate") if mini else "your pirate"
+            more = f" ({left} action{'' if left == 1 else 's'} left)" if isinstance(left, int) and left > 0 else ""
+            return f"play {name}'s day{more}"
+        return _TI_OWED.get(str(step), "take your turn")
+
+    def describe(self, view: dict[str, Any], action: str) -> str:
+        words = action.split()
+        if len(words) >= 2 and words[0] == "hint" and words[1].upper() in HINT_EFFECTS:
+            card = words[1].upper()
+            return f"{_hint_card(card)}: {HINT_EFFECTS[card]}"[:100]
+        if len(words) >= 2 and words[0] == "trick" and words[1] in TRICK_EFFECTS:
+            return f"{words[1].capitalize()}: {TRICK_EFFECTS[words[1]]}"[:100]
+        if len(words) >= 2 and words[0] == "show" and words[1].upper() in H.COMPASS:
+            a, b = H.COMPASS[words[1].upper()]
+            return f"Compass {words[1].upper()}: the treasure is in neither the {a} nor the {b} eighth"
+        return ""
 
     # -- host helpers -----------------------------------------------------------------------------------
     def undoable(self, before: State, seat: int, action: str) -> bool:
@@ -324,7 +410,9 @@ def _silver_summary(view: dict[str, Any], priv: dict[str, Any]) -> str:
     if priv.get("treasure"):
         lines.append(f"Your treasure: ({_pos_text(priv['treasure'])}).")
     if priv["hand"]:
-        lines.append("Hint hand: " + ", ".join(f"{c} {H.CARDS[c].name}" for c in priv["hand"]) + ".")
+        # each hint card with what it tells, so Silver can read his hand without the rules
+        lines.append("Hint hand:")
+        lines.extend(f"• {_hint_card(c)}: {HINT_EFFECTS.get(c, '')}" for c in priv["hand"])
     if priv["compass_hand"]:
         lines.append(
             "Compass hand: " + ", ".join(f"{c} ({'/'.join(H.COMPASS[c])})" for c in priv["compass_hand"]) + "."
@@ -335,7 +423,8 @@ def _silver_summary(view: dict[str, Any], priv: dict[str, Any]) -> str:
         lines.append("Chest tokens: " + ", ".join(priv["chest_tokens"]) + ".")
     tricks = priv["tricks"]
     if tricks["hand"]:
-        lines.append(f"Tricks: {', '.join(tricks['hand'])} ({tricks['points_left']} points left).")
+        lines.append(f"Tricks ({tricks['points_left']} points left):")
+        lines.extend(f"• {t.capitalize()} {TRICK_EFFECTS.get(t, '')}" for t in tricks["hand"])
     played = priv.get("hint_tokens") or {}
     if played:
         lines.append("Your tokens so far: " + ", ".join(f"June {d} {t.upper()}" for d, t in played.items()) + ".")
@@ -461,9 +550,10 @@ def _h_bury(s: State, seat: int, action: str, verb: str, ev: list[Event]) -> Non
     ev.append(
         Event(
             "Long John Silver has buried the treasure.",
-            {seat: f"Treasure buried at ({G.fmt(p)}) in D{d} {g.district_names[d]}."},
+            actor=seat,
         )
     )
+    ev.append(Event(None, {seat: f"Treasure buried at ({G.fmt(p)}) in D{d} {g.district_names[d]}."}, seat))
     E.deal_districts(s, ev)
     E.start_day(s, ev)
 
@@ -477,7 +567,10 @@ def _h_hint_card(s: State, seat: int, action: str, verb: str, ev: list[Event]) -
         s["discards"] += s["hand"]
         n = min(3, len(s[deck]))
         s["hand"], s[deck] = s[deck][:n], s[deck][n:]
-        ev.append(Event(f"Long John Silver discards three chest-icon hints and draws {n}."))
+        drew = "; ".join(f"{_hint_card(c)}: {HINT_EFFECTS.get(c, '')}" for c in s["hand"])
+        ev.append(
+            Event(f"Long John Silver discards three chest-icon hints and draws {n}.", {seat: f"You draw {drew}."})
+        )
         if not E.playable_cards(s) and not E.redraw_allowed(s):
             s["pending"] = None
             ev.append(Event("Long John Silver has no hint he can play today."))
@@ -504,7 +597,7 @@ def _h_hint_card(s: State, seat: int, action: str, verb: str, ev: list[Event]) -
         s["state"] = "hint_param"
     else:
         s["state"] = "hint_token"
-    ev.append(Event(None, {seat: f"You chose {card} {H.CARDS[card].name}."}))
+    ev.append(Event(None, {seat: f"You chose {card} {H.CARDS[card].name}."}, seat))
 
 
 def _spend_trick(s: State, card: str, public: bool) -> None:
@@ -547,7 +640,7 @@ def _h_hint_token(s: State, seat: int, action: str, verb: str, ev: list[Event]) 
     if tok == "lie":
         _spend_trick(s, "lie", public=False)
     s["state"] = "hint_param"
-    ev.append(Event(None, {seat: f"Token: {tok.upper()}."}))
+    ev.append(Event(None, {seat: f"Token: {tok.upper()}."}, seat))
 
 
 def _h_hint_param(s: State, seat: int, action: str, verb: str, ev: list[Event]) -> None:
@@ -565,7 +658,7 @@ def _h_hint_param(s: State, seat: int, action: str, verb: str, ev: list[Event]) 
         raise IllegalAction("bad_target", f"`{v}` is not a value for this hint; allowed: {', '.join(legal)}.")
     pend["params"].append(v)
     if len(pend["params"]) < len(H.CARDS[pend["card"]].params):
-        ev.append(Event(None, {seat: f"Parameter: {v}."}))
+        ev.append(Event(None, {seat: f"Parameter: {v}."}, seat))
         return
     _resolve_hint(s, seat, ev)
 
@@ -601,8 +694,10 @@ def _resolve_hint(s: State, seat: int, ev: list[Event]) -> None:
     if card.chest:
         s["chest_hints_played"] += 1
     deck = "starting_deck" if card.deck == "starting" else "black_deck"
+    drawn = None
     if s[deck]:
-        s["hand"].append(s[deck].pop(0))
+        drawn = s[deck].pop(0)
+        s["hand"].append(drawn)
     kind = "Starting Hint" if card.deck == "starting" else "Black Spot Hint"
     tail = (
         "A TRUTH token lies beside it (the first hint is always true)."
@@ -612,9 +707,13 @@ def _resolve_hint(s: State, seat: int, ev: list[Event]) -> None:
     ev.append(
         Event(
             f"{E.month(day)}, {kind} {card.id} {card.name}: {text} {tail}",
-            {seat: f"You played {card.id} with a {pend['token'].upper()} token."},
+            actor=core.GAME_ACTOR,  # the hint speaks for itself; Silver's own note below is old news to him
         )
     )
+    ev.append(Event(None, {seat: f"You played {card.id} with a {pend['token'].upper()} token."}, seat))
+    if drawn is not None:
+        # a card from the deck is news to Silver, although his own hint set it off
+        ev.append(Event(None, {seat: f"You draw {_hint_card(drawn)}: {HINT_EFFECTS.get(drawn, '')}."}, core.GAME_ACTOR))
     s["pending"] = None
     E.begin_turn(s, ev)
 
@@ -940,7 +1039,7 @@ def _h_phantom(s: State, seat: int, action: str, verb: str, ev: list[Event]) -> 
     s["real"] = action.split(" ")[1]
     s["state"] = "escape"
     s["escape"]["first"] = False
-    ev.append(Event(None, {seat: f"Silver {s['real']} is the real one."}))
+    ev.append(Event(None, {seat: f"Silver {s['real']} is the real one."}, seat))
 
 
 _HANDLERS = {

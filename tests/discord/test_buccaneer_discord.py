@@ -85,7 +85,7 @@ async def test_a_human_challenges_a_humans_bluff_by_the_button(world: World) -> 
     channel = "\n".join(m.content for m in w.messages())
     assert "challenges Amsterdam's move: exceeded" in channel
     assert strength(w) == (0, 0)  # the mover lost every crew card
-    assert "Bombay sailed" in channel or "Bombay turned" in channel  # and the AI moved on at once
+    assert "(Bombay) sailed" in channel or "(Bombay) turned" in channel  # and the AI moved on at once
     assert any("sailing strength was" in m.content for m in w.ana.user.dm_channel.history())  # S0 to Ana only
     assert all("sailing strength was" not in m.content for m in w.messages())
 
@@ -109,7 +109,7 @@ async def test_a_human_challenges_an_honest_move_and_pays_the_forfeit(world: Wor
         await w.ana.select(picker, [menu["options"][0]["value"]], custom_id=menu["custom_id"])
     channel = "\n".join(m.content for m in w.messages())
     assert "forfeits" in channel and "to Flat Island" in channel
-    assert "Bombay sailed" in channel or "Bombay turned" in channel  # the AI has taken its turn
+    assert "(Bombay) sailed" in channel or "(Bombay) turned" in channel  # the AI has taken its turn
     assert w.to_act() == [w.ana]  # London's own turn now
 
 

@@ -80,7 +80,7 @@ async def test_rules_cards_lists_each_card_and_its_effect(world: World, monkeypa
     result = await w.ana.slash(w.channel, "rules", game="flagon", section="cards")
     text = reply(result) + "\n".join(e.description or "" for e in answer(result).embeds)
     assert "**Swashbuckler**: duel a rogue" in text and "**Monk**: heal one wound" in text
-    result = await w.ana.slash(w.channel, "rules", game="cartagena", section="cards")
+    result = await w.ana.slash(w.channel, "rules", game="martinique", section="cards")
     assert "without cards" in reply(result)
 
 

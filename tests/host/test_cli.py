@@ -205,7 +205,7 @@ async def test_console_prints_private_news_with_the_move_that_caused_it(tmp_path
                read=scripted(script))
     text = out.getvalue()
     last = text.rindex("You drew ")
-    ai_turn = text.index("Blue played")
+    ai_turn = text.index("(Blue) played")
     assert last < ai_turn, text[-1500:]  # the news, then the AI's turn (not after it)
 
 

@@ -81,7 +81,7 @@ async def test_a_restarted_host_serves_an_unloaded_table_and_the_first_play_load
     log = await second.store.log(after.table_id)
     assert log[-1].action == "mark" and log[-1].n == before.state_no + 1
     # the turn in progress was picked up from the log: its narration and Ana's undo of the earlier mark
-    assert "Ana (Red): Red made a mark." in out.public[-1].text
+    assert "Ana (Red) made a mark." in out.public[-1].text
     assert (await second.undo(ANA)).ok and (await second.undo(ANA)).ok
     assert state_of(second)["marks"][0] == 0 and replays.calls == 1
 

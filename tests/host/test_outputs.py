@@ -46,3 +46,77 @@ def test_replay_sampling_and_gif() -> None:
     frames = [toygame.render(game.view(state, None)), toygame.render({**game.view(state, None), "pile": 5})]
     img = Image.open(io.BytesIO(gif(frames.__getitem__, len(frames))))
     assert img.format == "GIF" and img.n_frames == 2
+
+
+def test_narrate_names_the_true_actor_never_whoever_set_it_off() -> None:
+    """Issue 12: "Ben (Red): Black takes rum:2 from C3" (Red's reveal finished Black's move) and "carol (seat 3):
+    Drawn: Swashbuckler" must not happen: a line is credited to its own actor, automatic steps to nobody."""
+    from bot.outputs import narrate
+    from rules import registry
+    from rules.core import Event
+
+    game = registry.get("martinique")  # seats Black, Red
+    view = {"step": "turn"}
+    who = {0: "Ana (Black)", 1: "Ben (Red)"}.__getitem__
+    player = {0: "Ana", 1: "Ben"}.__getitem__
+    events = [
+        Event("Red reveals map tile C (passed at A2).", actor=1),
+        Event("Black takes rum:2 from C3.", actor=0),
+        Event("chest2 refilled: rum:3 parrot:1.", actor="game"),
+        Event("Black's pirate ends on A3.", {0: "Your map tile is C."}),
+    ]
+    lines = narrate(game, [view, view], events, who, player, mover="Ben (Red)")
+    assert lines == [
+        "Ben (Red) reveals map tile C (passed at A2).",
+        "Ana (Black) takes rum:2 from C3.",
+        "chest2 refilled: rum:3 parrot:1.",
+        "Black's pirate ends on A3.",
+    ]
+    flagon = registry.get("flagon")
+    fview = {"chars": [{"seat": 3, "crew": "west", "name": "", "idx": 0}], "crews": {"west": {"name": "Gulls"}}}
+    picked = narrate(flagon, [fview, fview], [Event("Seat 4 picks the Wizard for the Gulls.", actor=3)],
+                     lambda s: "Dan (Gulls)", lambda s: "Dan")  # fmt: skip
+    assert picked == ["Dan picks the Wizard for the Gulls."]
+    ti = registry.get("treasure_island")
+    tview = {"silver_seat": 1, "players": [{"minis": ["jim", "olivier"]}, {"minis": []}]}
+    searched = narrate(ti, [tview, tview], [Event("Olivier Levasseur searches (4,5): nothing.", actor=0)],
+                       lambda s: "Cy (Jim Hawkins & Olivier Levasseur)", lambda s: "Cy")  # fmt: skip
+    assert searched == ["Cy (Olivier Levasseur) searches (4,5): nothing."]
+    assert narrate(game, [view, view], [Event(None, {1: "secret"}, actor=1)], who, player, mover="Ben (Red)") == [
+        "Ben (Red) acted."
+    ]
+
+
+def test_private_news_skips_a_seats_echo_of_its_own_choice_only() -> None:
+    from bot.outputs import private_news
+    from rules.core import Event
+
+    events = [
+        Event(None, {0: "You chose S3 Long Walk."}, actor=0),  # Silver's own choice: old news to him
+        Event("Long John Silver shows a Compass Hint.", {1: "Compass at (4,5)…"}, actor=0),  # news to seat 1
+        Event("Red draws 2 cards.", {0: "You draw key, hat."}, actor=0),  # news although seat 0 moved
+    ]
+    assert private_news(events, 0, chosen_by_player=True) == {1: ["Compass at (4,5)…"], 0: ["You draw key, hat."]}
+    # a move the AI took for a timed-out player: their own choices are news to them too
+    assert private_news(events, 0, chosen_by_player=False)[0][0] == "You chose S3 Long Walk."
+
+
+def test_prompts_say_what_is_owed_and_list_every_seat_of_a_simultaneous_phase() -> None:
+    from bot.posts import prompt_line
+    from rules import registry
+
+    flagon = registry.get("flagon")
+    view = {
+        "phase": "plan",
+        "chars": [
+            {"idx": 0, "seat": 0, "name": "Monk", "owed": 1},
+            {"idx": 1, "seat": 1, "name": "Rogue", "owed": 2},
+            {"idx": 2, "seat": 0, "name": "Wizard", "owed": 0},
+        ],
+    }
+    names = {0: "Ana", 1: "Bo"}
+    line = prompt_line(flagon, view, [0, 1], lambda s: f"{names[s]} ({flagon.seat_name(view, s)})")
+    assert line == "▶ Plan your cards in secret — waiting for: Ana (Monk), Bo (Rogue)."
+    bucc = registry.get("buccaneer")
+    view = {"awaiting": {"kind": "PORT_CHOICE"}, "players": [{"harbour": None}]}
+    assert prompt_line(bucc, view, [0], lambda s: "Ana") == "▶ Ana: choose your home port."

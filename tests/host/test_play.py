@@ -43,7 +43,7 @@ async def test_start_deals_privately_and_prompts_every_seat_that_owes_a_decision
     board = out.public[-1]
     assert board.image and board.buttons and board.state_no == 0 and board.board_key
     assert sorted(board.mentions) == [ANA.user_id, BEN.user_id]  # the simultaneous phase prompts both
-    assert "Ana (Red), Ben (Blue) to act" in board.text
+    assert "waiting for: Ana (Red), Ben (Blue)." in board.text
 
 
 async def test_a_turn_edits_one_board_post_and_a_new_turn_starts_a_new_one(host: TableHost) -> None:
@@ -55,10 +55,10 @@ async def test_a_turn_edits_one_board_post_and_a_new_turn_starts_a_new_one(host:
     third = await host.play(ANA, "end")
     closed, new = third.public
     assert closed.board_key == second.public[-1].board_key and "ended the turn" in closed.text
-    assert not closed.mentions and not closed.buttons and "to act" not in closed.text
+    assert not closed.mentions and not closed.buttons and "▶" not in closed.text
     assert closed.image == new.image  # the same board, drawn once
     assert third.public[-1].board_key != second.public[-1].board_key
-    assert third.public[-1].mentions == [BEN.user_id] and "Ben (Blue) to act" in third.public[-1].text
+    assert third.public[-1].mentions == [BEN.user_id] and "▶ Ben (Blue): take your turn." in third.public[-1].text
     assert third.public[-1].state_no == host.table_for(CHANNEL).state_no
 
 

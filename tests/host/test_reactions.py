@@ -53,7 +53,7 @@ async def test_an_ai_next_seat_waits_while_a_person_may_challenge_then_moves(
     assert table.to_act == (2,) and state_of(host)["challenge"] is not None
     post = board(out)
     assert post.optional == [("challenge", f"Challenge Amsterdam's move of {s}")] and post.decline
-    assert f"waits {WAIT} s" in post.text and "Ben (seat 2) may challenge Amsterdam's move" in post.text
+    assert f"waits {WAIT} s" in post.text and "Ben (London) may challenge Amsterdam's move" in post.text
     stored = await host.store.deadlines(table.table_id)
     assert [(d.seat, d.due - clock.now) for d in stored] == [(2, WAIT)]  # the hold is stored: it survives restarts
     # the waiting opponent finds the challenge in the picker and in /play's list; the mover does not
@@ -89,9 +89,9 @@ async def test_a_challenge_by_the_button_ends_the_wait_with_either_verdict(make_
         s, _ = strength(host)
         await sail(host, s + 1 if bluff else s)
         wrong = await host.react(CID, "challenge")  # no seat: told who may
-        assert not wrong.ok and "Only Ben (seat 2) may challenge Amsterdam's move" in wrong.reply
+        assert not wrong.ok and "Only Ben (London) may challenge Amsterdam's move" in wrong.reply
         mover = await host.react(ANA, "challenge")
-        assert not mover.ok and "Only Ben (seat 2)" in mover.reply
+        assert not mover.ok and "Only Ben (London)" in mover.reply
         out = await host.react(BEN, "challenge")
         assert out.ok, out.reply
         text = "\n".join(p.text for p in out.public)
@@ -99,7 +99,7 @@ async def test_a_challenge_by_the_button_ends_the_wait_with_either_verdict(make_
         if bluff:
             assert verdict == "exceeded" and "challenges Amsterdam's move: exceeded" in text
             assert strength(host) == (0, 0)  # Ana lost her whole hand
-            assert "Bombay sailed" in text  # and the AI, no longer held, moved on at once
+            assert "(Bombay) sailed" in text  # and the AI, no longer held, moved on at once
         else:
             assert verdict == "within" and "the challenger must pay" in text
             # Ben forfeits his best card first; the AI waits for that, then goes on
@@ -107,7 +107,7 @@ async def test_a_challenge_by_the_button_ends_the_wait_with_either_verdict(make_
             forfeit = [c.action for c in await host.choices(BEN)]
             assert forfeit and all(a.startswith("forfeit") for a in forfeit)
             out = await host.play(BEN, forfeit[0])
-            assert "Bombay sailed" in "\n".join(p.text for p in out.public)
+            assert "(Bombay) sailed" in "\n".join(p.text for p in out.public)
         assert host.table_for(CHANNEL).to_act == (1,)
         await host.end(ANA)
 

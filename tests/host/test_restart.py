@@ -106,7 +106,7 @@ async def test_the_log_is_append_only_and_holds_public_events(make_host: HostFac
     table_id = host.table_for(CHANNEL).table_id
     log = await host.store.log(table_id)
     assert [e.n for e in log] == list(range(1, len(log) + 1))
-    assert log[-1].action == "draw" and log[-1].public == ["Ana (Red): Red drew a gem."]
+    assert log[-1].action == "draw" and log[-1].public == ["Red drew a gem."]
     with pytest.raises(IntegrityError):
         await host.store.append(
             table_id,
@@ -140,7 +140,7 @@ async def test_undo_and_the_turns_narration_survive_a_restart(make_host: HostFac
     assert state_of(second)["marks"] == after_undos["marks"] and before_mark["marks"] != after_undos["marks"]
     assert not (await second.undo(ANA)).ok
     board = (await second.status(BEN)).public[-1].text
-    assert "Ana (Red): Red made a mark." in board and "ready" not in board  # the turn's own narration
+    assert "Ana (Red) made a mark." in board and "ready" not in board  # the turn's own narration
 
 
 async def test_a_board_post_lost_in_a_crash_is_reposted_after_the_restart(make_host: HostFactory) -> None:

@@ -91,20 +91,20 @@ class ToyGame(Game):
             if all(s["ready"]):
                 s["phase"] = "turns"
             s["last"] = {"seat": seat, "action": "ready"}
-            return s, [Event(f"{name} is ready.")]
+            return s, [Event(f"{name} is ready.", actor=seat)]
         events: list[Event] = []
         if action.startswith("play "):
             gem = action[5:]
             s["hands"][seat].remove(gem)
             s["played"].append(gem)
             s["pile"] += value(gem)
-            events.append(Event(f"{name} played {gem} (+{value(gem)}), pile {s['pile']}."))
+            events.append(Event(f"{name} played {gem} (+{value(gem)}), pile {s['pile']}.", actor=seat))
             if s["pile"] >= TARGET[s["options"]["length"]]:
                 s["winner"] = seat
-                events.append(Event(f"{name} wins."))
+                events.append(Event(f"{name} wins.", actor=seat))
         elif action == "mark":
             s["marks"][seat] += 1
-            events.append(Event(f"{name} made a mark."))
+            events.append(Event(f"{name} made a mark.", actor=seat))
         elif action == "draw":
             gem = s["deck"].pop(core.rng(s).randrange(len(s["deck"])))
             s["hands"][seat].append(gem)
@@ -115,7 +115,7 @@ class ToyGame(Game):
             s["turn"] = (seat + 1) % s["players"]
             s["left"] = 3
             if action == "end":
-                events.append(Event(f"{name} ended the turn."))
+                events.append(Event(f"{name} ended the turn.", actor=seat))
         return s, events
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:

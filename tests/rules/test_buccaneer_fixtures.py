@@ -90,7 +90,7 @@ def play(state: State, seat: int, *actions: str) -> tuple[State, list]:
 
 
 def public_text(events: list) -> str:
-    return "\n".join(e.public or "" for e in events)
+    return "\n".join(e.public for e in events if e.public is not None)
 
 
 def check_invariants(state: State) -> None:
