@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 
 from bot.discord.client import ParleyBot
-from bot.settings import default_render_processes
+from bot.settings import Settings, default_render_processes
 from bot.store import LogRow, Store
 from bot.tables import TableHost
 from tests.discord.conftest import GUILD_ID, TINY_PNG, make_bot
@@ -341,8 +341,8 @@ class ParleyProcess:
     def log(self) -> str:
         return self.output.read_text(errors="replace") if self.output.exists() else ""
 
-    def render_workers(self) -> list[int]:
-        """The bot's child processes started by multiprocessing's spawn (its render workers)."""
+    def workers(self) -> list[int]:
+        """The bot's child processes started by multiprocessing's spawn (its render and AI workers)."""
         assert self.proc is not None
         pids = []
         for task in Path(f"/proc/{self.proc.pid}/task").iterdir():
@@ -377,9 +377,11 @@ async def test_parley_run_is_stopped_and_restarted_on_the_same_database_and_the_
         await parley.start()
         await ana.open_table()
         played = [await ana.play(), await ana.play()]
-        # the pictures were drawn by render worker processes of the bot, one per core by default
+        # the pictures were drawn by render worker processes of the bot, one per core by default, beside the
+        # hard AI's workers (one per core less one)
         assert any(f[:8] == b"\x89PNG\r\n\x1a\n" for files in fake.files.values() for f in files), "no board picture"
-        assert len(parley.render_workers()) == default_render_processes(), parley.log()
+        expected = default_render_processes() + Settings().ai_processes
+        assert len(parley.workers()) == expected, parley.log()
 
         # SIGTERM (what docker stop and systemd send): a clean shutdown, exit code 0
         board_id, table_id, state_no = current_board(fake)
