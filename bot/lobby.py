@@ -383,7 +383,7 @@ class LobbyMixin:
                 f"Seats ({len(t.seats)} of {game.info.min_players}–{game.info.max_players}):",
             ]
             for rank, s in enumerate(seats):
-                kind = f"AI ({s.ai_level})" if s.ai_level else s.name
+                kind = s.name  # an AI seat's name says its level and any think time of its own ("AI 1 (hard, 3 s)")
                 # the colour this seat gets at the start: a game that has colours deals them in seat order
                 colour = f" — {names[rank]}" if rank < len(names) else ""
                 lines.append(f"  {s.seat + 1}. {kind}{colour}")
