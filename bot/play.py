@@ -63,6 +63,7 @@ class PlayMixin:
     clock: Callable[[], float]
     internal_errors: int
     ai: AIPool
+    dms_tracked: bool  # the transport reports each DM sent (Discord), so DMs are owed until then
     _choices: Callable[[Caller], list[Choice]]  # bot.reading: the caller's choices in the picker's order
     _lobby_post: Callable[..., Post]  # bot.lobby: the table's lobby post as it is now
 
@@ -113,6 +114,14 @@ class PlayMixin:
                     old if (old is not None and s in before_to_act) else DeadlineRow(t.id, s, now, now + limit, False)
                 )
         n = t.state_no + 1
+        # private news only (bot.outputs.private_news): a card drawn, a hint received, a tile seen
+        news = {
+            s: lines
+            for s, lines in private_news(events, seat, chosen_by_player=not by_ai).items()
+            if t.seats[s].ai_level is None
+        }
+        # owed with the move itself: a crash while its pictures are drawn must not lose a player's news
+        owed = self._owed_news(t, news, views[1]) if self.dms_tracked else None
         changes = await self.store.append(
             t.id,
             n=n,
@@ -129,7 +138,9 @@ class PlayMixin:
             # in the same transaction as the game-ending move: a crash just after it must not lose the results
             results=self._result_rows(t, outcome, now) if finished else None,
             rating=self._rated_game(t, outcome, now) if finished else None,
+            dms=owed,
         )
+        batch.owed.update(user for user, _ in owed or ())
         undoable = bool(game.undoable(before, seat, action))
         t.state, t.state_no, t.deadlines, t.updated = after, n, deadlines, now
         t.acted[seat] = n
@@ -144,15 +155,24 @@ class PlayMixin:
             t.turn_lines.extend(public)
             t.undo_stack.append((before, seat, undoable))
         news_before = set(batch.private)  # which DMs this move starts (placed after its turn's post: note_dm_places)
-        # private news only (bot.outputs.private_news): a card drawn, a hint received, a tile seen
-        for s, lines in private_news(events, seat, chosen_by_player=not by_ai).items():
-            if t.seats[s].ai_level is None:
-                self._private_post(t, s, lines, batch)
+        for s, lines in news.items():
+            self._private_post(t, s, lines, batch)
         note_dm_places(batch, news_before)
         if finished:
             await self._finish(t, outcome, batch, ratings.change_line(changes))
         else:
             self._pend_board(t, batch)
+
+    @staticmethod
+    def _owed_news(t: Table, news: dict[int, list[str]], public_view: dict[str, Any]) -> list[tuple[int, str]]:
+        """The DMs a move owes, as the text a restart would send late: whose table, then the news lines."""
+        owed = []
+        for s, lines in news.items():
+            seat = t.seats[s]
+            if seat.user_id is not None and seat.reachable:
+                head = f"**{t.game.info.title}** (table {t.id}) — {t.who(s, public_view)}"
+                owed.append((int(seat.user_id), clip("\n".join([head, *lines]))))
+        return owed
 
     async def _finish(self, t: Table, outcome: Outcome | None, batch: Batch, rating_line: str = "") -> None:
         game = t.game

@@ -51,6 +51,8 @@ class Batch:
     private: dict[tuple[int, int | None], list[str]] = field(default_factory=dict)
     summary: str | None = None
     replay: bool = False
+    #: users whose news in this batch is already owed in the store, committed with its moves (bot.play)
+    owed: set[int] = field(default_factory=set)
 
     def board(self, pending: Pending) -> None:
         for i, old in enumerate(self.boards):

@@ -128,7 +128,9 @@ class RestoreMixin:
         if self.dms_tracked and out.private:
             for _, post in out.private:
                 post.state_no = t.state_no  # what dm_sent clears: this DM and any older one of the same table
-            await self.store.owe_dms([(t.id, user, t.state_no, post.text) for user, post in out.private], self.clock())
+            # news committed with its moves is owed already (bot.play); what else this call tells is owed from now
+            rows = [(t.id, user, t.state_no, post.text) for user, post in out.private if user not in batch.owed]
+            await self.store.owe_dms(rows, self.clock())
         return out
 
     async def dm_sent(self, table_id: int, user_id: int, state_no: int) -> None:

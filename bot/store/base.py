@@ -311,6 +311,10 @@ INSERT_SEATS = (
     "INSERT INTO seats (table_id, seat, user_id, name, ai_level, vacated, reachable) VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
 INSERT_DEADLINES = "INSERT INTO deadlines (table_id, seat, started, due, reminded) VALUES (?, ?, ?, ?, ?)"
+OWE_DM = (
+    "INSERT INTO dms_owed (table_id, user_id, state_no, text, created) VALUES (?, ?, ?, ?, ?)"
+    " ON CONFLICT (table_id, user_id, state_no) DO NOTHING"
+)
 
 DEFAULT_SETTINGS: dict[str, Any] = {
     "host_role_id": None,
@@ -554,14 +558,17 @@ class Store:
         finished: bool = False,
         results: list[dict[str, Any]] | None = None,
         rating: R.RatedGame | None = None,
+        dms: list[tuple[int, str]] | None = None,
     ) -> list[R.Change]:
         """Append log entry ``n`` (state number n after it) with the new snapshot, atomically.
 
         ``deadlines`` (when given) replaces the table's deadlines in the same transaction, so a restart never
         sees a move without the timers it armed; so are the ``results`` of the game-ending move (rows as for
         :meth:`record_results`) and its ``rating`` update, so a crash never leaves a finished game out of the
-        statistics or the ratings. Returns the rating changes (none without ``rating``). The primary key
-        (table_id, n) makes a double append fail (:class:`IntegrityError`, nothing written).
+        statistics or the ratings; so are the private news ``dms`` (``(user_id, text)``, owed until sent as
+        :meth:`owe_dms` remembers them), so a crash before they go out cannot lose them. Returns the rating changes (none without
+        ``rating``). The primary key (table_id, n) makes a double append fail (:class:`IntegrityError`, nothing
+        written).
         """
         changes: list[R.Change] = []
         async with self.transaction() as tx:
@@ -581,6 +588,8 @@ class Store:
                 await tx.executemany(RECORD_RESULTS, _result_args(results))
             if rating is not None:
                 changes = await self._rate(tx, rating)
+            if dms:
+                await tx.executemany(OWE_DM, [(table_id, user, n, text, float(now)) for user, text in dms])
         return changes
 
     async def get_table(self, table_id: int) -> TableRow | None:
@@ -675,11 +684,7 @@ class Store:
         if not rows:
             return
         async with self.transaction() as tx:
-            await tx.executemany(
-                "INSERT INTO dms_owed (table_id, user_id, state_no, text, created) VALUES (?, ?, ?, ?, ?)"
-                " ON CONFLICT (table_id, user_id, state_no) DO NOTHING",
-                [(*row, float(now)) for row in rows],
-            )
+            await tx.executemany(OWE_DM, [(*row, float(now)) for row in rows])
 
     async def dm_sent(self, table_id: int, user_id: int, state_no: int) -> None:
         """The user's DMs of that table up to ``state_no`` went out (or were refused for good): no longer owed."""

@@ -3,15 +3,29 @@ SQLite and on PostgreSQL (``db_url``)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import threading
+from typing import Any
 
 import pytest
 
 from bot.store import MIGRATIONS, IntegrityError, Store
 from rules import registry
 from rules.core import canonical_json
-from tests.host.conftest import ANA, BEN, CHANNEL, HostFactory, lobby, raw_read, raw_write, running, state_of
+from tests.host.conftest import (
+    ANA,
+    BEN,
+    CHANNEL,
+    TINY_PNG,
+    HostFactory,
+    lobby,
+    raw_read,
+    raw_write,
+    running,
+    state_of,
+)
 
 
 @pytest.fixture
@@ -161,3 +175,38 @@ async def test_a_board_post_lost_in_a_crash_is_reposted_after_the_restart(make_h
     # once that post is delivered, nothing is lost any more
     await second.store.save_board_post(post.table_id, post.board_key, CHANNEL, 556, post.state_no)
     assert await second.lost_boards() == []
+
+
+async def test_news_is_owed_with_its_move_so_a_crash_while_the_pictures_are_drawn_cannot_lose_it(
+    make_host: HostFactory,
+) -> None:
+    class Stuck:
+        """Draws at once until ``block`` is set; then every picture waits, as a busy worker would."""
+
+        def __init__(self) -> None:
+            self.block, self.release = threading.Event(), threading.Event()
+
+        def __call__(self, game_id: str, view: dict[str, Any], seat: int | None) -> bytes:
+            if self.block.is_set():
+                self.release.wait(20)
+            return TINY_PNG
+
+    renderer = Stuck()
+    host = await make_host(renderer=renderer)
+    await running(host, BEN)
+    host.dms_tracked = True  # as the Discord transport sets it
+    renderer.block.set()
+    move = asyncio.create_task(host.play(ANA, "draw"))
+    try:
+        for _ in range(200):  # the move commits, then its pictures hang: the process "dies" here
+            if await host.store.dms_owed():
+                break
+            await asyncio.sleep(0.05)
+        gem = state_of(host)["hands"][0][-1]
+        after_crash = await make_host()  # a new process on the same database
+        late = [post for out in await after_crash.lost_dms() for _, post in out.private]
+        assert [post.text for post in late if f"You drew {gem}." in post.text], [p.text for p in late]
+        assert all("Sent late" in post.text for post in late)
+    finally:
+        renderer.release.set()
+        await move
