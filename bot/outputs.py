@@ -219,14 +219,6 @@ def outcome_text(game: Game, outcome: Outcome, who: list[str]) -> str:
     return "\n".join(lines)
 
 
-def examples(legal: list[str], limit: int = 5) -> str:
-    if not legal:
-        return ""
-    shown = ", ".join(f"`{a}`" for a in legal[:limit])
-    more = f" (and {len(legal) - limit} more)" if len(legal) > limit else ""
-    return f" You can play: {shown}{more}."
-
-
 def duration(seconds: float) -> str:
     seconds = max(0, int(seconds))
     if seconds >= 3600:
@@ -256,11 +248,3 @@ def quote(text: str, limit: int = 60) -> str:
     text = defang(str(text))
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
-
-def refusal(message: str, legal: list[str]) -> str:
-    """An engine's refusal (which may quote what was typed) made safe, ended as a sentence, with a few of the
-    legal actions after it."""
-    text = defang(message).rstrip()
-    if text and text[-1] not in ".!?:)`":
-        text += "."
-    return clip(text + examples(legal))
