@@ -76,10 +76,11 @@ class ReadingMixin:
         entries = await self.store.log(row.id)
         game = registry.get(row.game_id)
         if row.status in ("finished", "abandoned"):
-            # the game is over: the whole record, every move as it can be replayed (the seed is no secret now)
+            # the game is over: the whole record, every move's action text (the seed stays in the store: a seed never
+            # reaches a message, whatever the game's state)
             seats = await self.store.seats(row.id)
             names = {s.seat: f"{s.name} ({seat_label(game, s.seat)})" for s in seats}
-            lines = [f"**{game.info.title}** · table {row.id} · {row.status} · full record (seed `{row.seed}`)"]
+            lines = [f"**{game.info.title}** · table {row.id} · {row.status} · full record"]
             for e in entries:
                 if e.kind == "undo":
                     lines.append(f"{e.n}. ↩ {names.get(e.seat or 0, '?')} undo")
