@@ -90,6 +90,20 @@ def narrate(
     return lines
 
 
+def fold_repeats(lines: list[str]) -> list[str]:
+    """Consecutive identical lines told once with a count: a seat's secret steps in a row ("Bo (Long John Silver)
+    acted.") are one line, "… (×2)", so a post never says the same thing twice."""
+    out: list[str] = []
+    count = 0
+    for i, line in enumerate(lines):
+        count += 1
+        if i + 1 < len(lines) and lines[i + 1] == line:
+            continue
+        out.append(line if count == 1 else f"{line} (×{count})")
+        count = 0
+    return out
+
+
 def private_news(events: list[Event], mover: int, chosen_by_player: bool) -> dict[int, list[str]]:
     """Each seat's private news from one move's events: every private line, except the mover's echoes when its
     player chose the move (a private-only event whose actor is the mover: "You chose S3", a choice it already

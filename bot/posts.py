@@ -11,7 +11,7 @@ from typing import Any
 
 import renderers
 from bot.api import Outputs, Post
-from bot.outputs import MAX_TEXT, MAX_TURN_LINES, clip, private_text
+from bot.outputs import MAX_TEXT, MAX_TURN_LINES, clip, fold_repeats, private_text
 from bot.pictures import Pictures
 from bot.store import Store
 from bot.table import Table
@@ -192,7 +192,7 @@ class PostsMixin:
             reaction = b.reaction if b.final is False else None
             extra = [reaction.line] if reaction is not None else []
             missing = [NO_BOARD] if board_images[i] is None else []
-            lines = [f"{header} · move {b.state_no}", *b.lines, *filter(None, [prompt, *extra]), *missing]
+            lines = [f"{header} · move {b.state_no}", *fold_repeats(b.lines), *filter(None, [prompt, *extra]), *missing]
             text = with_fine_print("\n".join(lines), t.game_id, b.view)
             out.public.append(
                 Post(

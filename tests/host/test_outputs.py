@@ -6,7 +6,7 @@ import io
 
 from PIL import Image
 
-from bot.outputs import clip, duration, private_part, private_text
+from bot.outputs import clip, duration, fold_repeats, private_part, private_text
 from bot.replay import gif, sample
 from tests.host import toygame
 
@@ -120,3 +120,14 @@ def test_prompts_say_what_is_owed_and_list_every_seat_of_a_simultaneous_phase() 
     bucc = registry.get("buccaneer")
     view = {"awaiting": {"kind": "PORT_CHOICE"}, "players": [{"harbour": None}]}
     assert prompt_line(bucc, view, [0], lambda s: "Ana") == "▶ Ana: choose your home port."
+
+
+def test_repeated_lines_in_a_row_are_told_once_with_a_count() -> None:
+    acted = "Bo (Long John Silver) acted."
+    assert fold_repeats(["A moved.", acted, acted, "Cy dug.", acted]) == [
+        "A moved.",
+        f"{acted} (×2)",
+        "Cy dug.",
+        acted,
+    ]
+    assert fold_repeats([]) == []

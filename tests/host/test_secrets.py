@@ -75,9 +75,11 @@ async def test_history_of_a_running_game_is_narration_and_the_full_record_after(
     await host.play(ANA, "draw")
     hist = (await host.history(BEN)).reply
     assert "drew a gem" in hist and "`draw`" not in hist and "seed" not in hist
+    seed = state_of(host)["seed"]
     await host.end(ANA)
     full = (await host.history(BEN)).reply
-    assert "`draw`" in full and "seed" in full and "abandoned" in full
+    assert "`draw`" in full and "abandoned" in full
+    assert "seed" not in full and seed not in full  # the record, never the seed
 
 
 async def test_closed_dms_are_announced_without_secrets_and_hand_still_works(host: TableHost) -> None:
