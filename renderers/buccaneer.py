@@ -618,6 +618,11 @@ def _palette() -> Image.Image:
 _PALETTE = Palette(_palette())
 
 
+def picture(view: dict[str, Any]) -> Image.Image:
+    """The public board as a palette image (a replay's frame)."""
+    return draw_board(view).img
+
+
 def render(view: dict[str, Any], *, seat: int | None = None) -> bytes:
     if seat is None or "you" not in view:
         return draw_board(view).png()

@@ -407,6 +407,11 @@ def render(view: dict[str, Any], *, seat: int | None = None) -> bytes:
     return board.png()
 
 
+def picture(view: dict[str, Any]) -> Image.Image:
+    """The public board as a palette image (a replay's frame)."""
+    return _board(view).img
+
+
 def focus(view: dict[str, Any], seat: int | None = None) -> Box | None:
     """Where a close-up looks: the last move, else ``seat``'s pirates on the passage."""
     last = view["last"]

@@ -149,6 +149,11 @@ def render(view: dict[str, Any], *, seat: int | None = None) -> bytes:
     return _picture(view).png()
 
 
+def picture(view: dict[str, Any]) -> Image.Image:
+    """The public board as a palette image (a replay's frame)."""
+    return _picture(view).img
+
+
 def focus(view: dict[str, Any], seat: int | None = None) -> Box | None:
     """Where a close-up looks: the squares the last card touched, else ``seat``'s characters on the board."""
     off = _off(view)

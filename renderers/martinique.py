@@ -566,6 +566,11 @@ def render(view: dict[str, Any], *, seat: int | None = None) -> bytes:
     return _picture(view, private).png()
 
 
+def picture(view: dict[str, Any]) -> Image.Image:
+    """The public board as a palette image (a replay's frame)."""
+    return _picture(view).img
+
+
 def focus(view: dict[str, Any], seat: int | None = None) -> Box | None:
     """Where a close-up looks: the squares of the last move, else ``seat``'s pirates on the island."""
     last = view.get("last_move")

@@ -814,6 +814,11 @@ def render(view: dict[str, Any], *, seat: int | None = None) -> bytes:
     return _picture(view, seat).png()
 
 
+def picture(view: dict[str, Any]) -> Image.Image:
+    """The public island as a palette image (a replay's frame)."""
+    return _picture(view).img
+
+
 def focus(view: dict[str, Any], seat: int | None = None) -> common.Box | None:
     """Where a close-up looks: the miniature that moved last with its latest trail; after Long John Silver spoke,
     his newest hint's border; else the newest search, else ``seat``'s miniatures."""
