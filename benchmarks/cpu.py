@@ -79,11 +79,17 @@ def floor_seconds(pngs: list[bytes], repeats: int = 3) -> float:
 
 
 # -- the event loop -------------------------------------------------------------------------------------------
+_ASYNCIO = str(Path(asyncio.__file__).parent)
+
+
 def _where(coro: Any) -> str:
-    """The innermost frame a coroutine is suspended in (``file:line function``), following what it awaits."""
+    """Where a coroutine is suspended (``file:line function``): the innermost frame of what it awaits that is not
+    asyncio's own (``asyncio.sleep(0)`` says nothing)."""
     frame = None
     while coro is not None:
-        frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None) or frame
+        inner = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+        if inner is not None and not inner.f_code.co_filename.startswith(_ASYNCIO):
+            frame = inner
         coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
     if frame is None:
         return "(finished)"
@@ -216,7 +222,7 @@ async def play_game(
     by_user = {c.user_id: c for c in callers}
     streams = [random.Random(f"{seed}:cpu:{s}") for s in range(figures.players)]
     pool = host.pictures.pool
-    assert pool is not None, "the production host draws in worker processes"
+    cpu = pool.cpu if pool is not None else {}  # no worker processes (tests): the pictures are the main process's
     watch.active = True
     for _ in range(max_moves):
         table = host._active_table(callers[0].channel_id)  # noqa: SLF001 - the benchmark's own choice of move
@@ -229,7 +235,7 @@ async def play_game(
         wanted = game.ai_choose(game.view(table.state, seat), seat, legal, "normal", streams[seat])
         state_no = table.state_no
         await asyncio.sleep(0)  # the host's work starts in a callback of its own
-        cpu0, pictures0, replay0 = time.process_time(), pool.cpu.get(PICTURE, 0.0), pool.cpu.get(REPLAY, 0.0)
+        cpu0, pictures0, replay0 = time.process_time(), cpu.get(PICTURE, 0.0), cpu.get(REPLAY, 0.0)
         choices = await host.choices(caller)  # the picker, as a click opens it
         action = next((c.action for c in choices if c.action == wanted), None)
         assert action is not None, f"{figures.game}: the picker does not offer the AI's move {wanted!r}"
@@ -237,8 +243,8 @@ async def play_game(
         out.delivered()
         await host.idle()  # the work the move left for later (a game's replay) is the move's too
         figures.main += time.process_time() - cpu0
-        figures.workers += pool.cpu.get(PICTURE, 0.0) - pictures0
-        figures.replay += pool.cpu.get(REPLAY, 0.0) - replay0
+        figures.workers += cpu.get(PICTURE, 0.0) - pictures0
+        figures.replay += cpu.get(REPLAY, 0.0) - replay0
         await asyncio.sleep(0)  # the host's work ends here (idle returns at once when nothing was left for later)
         watch.skip()
         assert out.ok, out.reply
@@ -252,8 +258,16 @@ async def play_game(
 
 
 async def measure_game(
-    game_id: str, *, seeds: int = 1, processes: int = 2, players: int | None = None, log: Log | None = None
+    game_id: str,
+    *,
+    seeds: int = 1,
+    processes: int = 2,
+    players: int | None = None,
+    max_moves: int = 5000,
+    log: Log | None = None,
 ) -> GameCPU:
+    """``seeds`` whole games of ``game_id`` (at most ``max_moves`` moves each) on a production host with
+    ``processes`` render workers, after a few warm-up moves on a table of its own."""
     say = log or (lambda _: None)
     game = registry.get(game_id)
     figures = GameCPU(game_id, players or game.info.min_players)
@@ -276,7 +290,7 @@ async def measure_game(
             watch.install()
             for k in range(seeds):
                 watch.reset()
-                await play_game(host, watch, figures, f"cpu-{game_id}-{k}", k + 1)
+                await play_game(host, watch, figures, f"cpu-{game_id}-{k}", k + 1, max_moves)
                 if watch.longest.cpu > figures.longest.cpu:
                     figures.longest = watch.longest
                 figures.over += watch.over
@@ -366,8 +380,10 @@ def encoders(log: Log = print) -> list[str]:
     return lines
 
 
-async def measure(games: list[str], *, seeds: int, processes: int, log: Log | None = None) -> list[GameCPU]:
-    return [await measure_game(g, seeds=seeds, processes=processes, log=log) for g in games]
+async def measure(
+    games: list[str], *, seeds: int, processes: int, max_moves: int = 5000, log: Log | None = None
+) -> list[GameCPU]:
+    return [await measure_game(g, seeds=seeds, processes=processes, max_moves=max_moves, log=log) for g in games]
 
 
 def main(argv: list[str] | None = None) -> int:
