@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import struct
 import sys
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -413,26 +414,29 @@ def fixed_palette(
 
 
 class _Patches:
-    """Blended patches (Pillow core images in palette mode) by exact key, bounded in count and pixels like
-    :class:`RememberingFont`'s memory: cleared when full."""
+    """Palette patches (labels blended on a plain background, sprites mapped onto the palette) by exact key,
+    bounded in count and pixels like :class:`RememberingFont`'s memory: cleared when full. A few MB per palette,
+    so a render worker's caches stay well under its recycling bound."""
 
     LIMIT = 4096
-    PIXELS = 8 << 20
 
-    def __init__(self) -> None:
+    def __init__(self, pixels: int) -> None:
+        self.PIXELS = pixels  # a palette image's bytes: one per pixel
         self._items: dict[Any, Any] = {}
         self._pixels = 0
 
     def get(self, key: Any) -> Any:
         return self._items.get(key)
 
-    def put(self, key: Any, patch: Any) -> None:
-        w, h = patch.size
-        if len(self._items) >= self.LIMIT or self._pixels + w * h > self.PIXELS:
+    def put(self, key: Any, patch: Any, pixels: int | None = None) -> None:
+        if pixels is None:
+            w, h = patch.size
+            pixels = w * h
+        if len(self._items) >= self.LIMIT or self._pixels + pixels > self.PIXELS:
             self._items.clear()
             self._pixels = 0
         self._items[key] = patch
-        self._pixels += w * h
+        self._pixels += pixels
 
     def cache_clear(self) -> None:
         self._items.clear()
@@ -447,9 +451,9 @@ class Palette:
     def __init__(self, image: Image.Image) -> None:
         self.image = image
         self._entries: dict[Any, int] = {}
-        self._sprites = Recent(1024)
+        self._sprites = _Patches(4 << 20)
         #: blended labels on plain backgrounds, see :meth:`Picture.label`
-        self.patches = _Patches()
+        self.patches = _Patches(2 << 20)
 
     def ink(self, colour: Any) -> int:
         """The entry of ``colour`` (``#RRGGBB``, a colour name or an opaque RGB(A) tuple; an int is an entry)."""
@@ -470,10 +474,11 @@ class Palette:
 
     def sprite(self, img: Image.Image) -> Image.Image:
         """An opaque RGB sprite mapped onto the palette once and remembered while the sprite lives in its own cache
-        (the identity check keeps a recycled id from handing back another sprite's pixels)."""
+        (held weakly: the identity check keeps a recycled id from handing back another sprite's pixels)."""
         hit = self._sprites.get(id(img))
-        if hit is None or hit[0] is not img:
-            hit = self._sprites[id(img)] = (img, self.map(img))
+        if hit is None or hit[0]() is not img:
+            hit = (weakref.ref(img), self.map(img))
+            self._sprites.put(id(img), hit, img.width * img.height)
         return hit[1]
 
 
