@@ -30,6 +30,7 @@ from typing import Any
 import renderers
 from benchmarks.stats import describe, union_length
 from bot.factory import build_host
+from bot.pictures import PICTURE
 from bot.settings import Settings, default_render_processes
 from bot.store import is_postgres_url, redact_url
 from bot.tables import Caller, Choice, TableHost, TableSummary
@@ -339,9 +340,14 @@ async def measure_host(
 
         window[0] = time.perf_counter()
         cpu0 = time.process_time()
+        pool = host.pictures.pool
+        drawn0 = pool.cpu.get(PICTURE, 0.0) if pool is not None else 0.0
         await asyncio.gather(*(table_loop(i, c, random.Random(rnd.random())) for i, c in enumerate(seated)))
         elapsed = max(1e-9, window[1] - window[0])
         cpu = time.process_time() - cpu0  # the bot's own process (render workers are other processes)
+        # the workers' CPU for the pictures of the run: beside the drawing's wall time it tells how busy the
+        # machine was (on a quiet one a picture's wall time is little more than its CPU time)
+        drawing_cpu = (pool.cpu.get(PICTURE, 0.0) - drawn0) if pool is not None else float("nan")
         internal = host.internal_errors
         await host.idle()  # the last replays
     finally:
@@ -370,6 +376,8 @@ async def measure_host(
         "internal_errors": internal,
         "latency": describe(latencies),
         "drawing": describe(drawing),
+        # workers' CPU seconds per measured reply (every picture of the run, game ends' included, over the replies)
+        "drawing_cpu": drawing_cpu / max(1, len(latencies)),
         "commit": describe(commit),
         "own": describe(own_strict),
         "share": sum(own_strict) / paid if paid > 0 else float("nan"),

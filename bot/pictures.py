@@ -68,11 +68,14 @@ def replay_job(
     frames: int = MAX_FRAMES,
 ) -> bytes:
     """A whole game's replay GIF, in one worker: the game replayed from its seed and moves keeping only the
-    sampled boards' views, then each frame drawn and added to the GIF one at a time (see :func:`bot.replay.gif`)."""
+    sampled boards' views, then each frame drawn once, as a palette image, and added to the GIF one at a time (see
+    :func:`bot.replay.gif`)."""
     game = registry.get(game_id)
     views = sampled_views(game, players, options, seed, moves, frames)
-    draw = fn or default_renderer
-    return gif(lambda i: draw(game_id, views[i], None), len(views))
+    if fn is not None:
+        return gif(lambda i: fn(game_id, views[i], None), len(views))
+    # the game's own renderer hands over each board as the picture itself: no PNG written and read back
+    return gif(lambda i: renderers.picture(game_id, views[i]), len(views))
 
 
 def zoom_job(fn: Renderer | None, game_id: str, view: dict[str, Any], seat: int | None) -> bytes:

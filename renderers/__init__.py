@@ -1,8 +1,9 @@
 """Pictures of views. ``render(game_id, view, seat=None)`` finds ``renderers/<game_id>.py``.
 
-Every game's renderer offers the same three functions:
+Every game's renderer offers the same four functions:
 
 - ``render(view, *, seat=None) -> bytes``: the board (public) or a seat's private picture, as PNG;
+- ``picture(view) -> Image``: the public board as the palette image ``render`` encodes (the replay's frames);
 - ``caption(view, seat=None) -> str``: the fine print the picture leaves to the message (a few short lines of
   Markdown), plain text and cheap, since the host builds it on its event loop;
 - ``zoom(view, seat=None) -> bytes``: a full-resolution close-up of the public board around the last move (or,
@@ -14,6 +15,8 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 from typing import Any
+
+from PIL import Image
 
 
 def _module(game_id: str) -> ModuleType | None:
@@ -29,6 +32,12 @@ def render(game_id: str, view: dict[str, Any], seat: int | None = None) -> bytes
     """PNG bytes of ``view``: public when ``seat`` is None, else the private picture for that seat."""
     module = importlib.import_module(f"renderers.{game_id}")
     return module.render(view, seat=seat)
+
+
+def picture(game_id: str, view: dict[str, Any]) -> Image.Image:
+    """The public picture of ``view`` as a palette image, not yet encoded."""
+    module = importlib.import_module(f"renderers.{game_id}")
+    return module.picture(view)
 
 
 def caption(game_id: str, view: dict[str, Any], seat: int | None = None) -> str:

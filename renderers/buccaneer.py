@@ -19,15 +19,17 @@ from renderers.common import (
     MUTED,
     PAPER,
     Box,
+    Palette,
+    Picture,
     canvas,
     close_up,
+    encode,
     fit_size,
     fixed_palette,
     plain_font,
     text,
     text_on,
     text_width,
-    to_png,
     union,
     wrap,
 )
@@ -102,7 +104,8 @@ def _island_box(island: str) -> tuple[int, int, int, int]:
 # -- the static sea -------------------------------------------------------------------------------------
 @lru_cache(maxsize=1)
 def _base() -> Image.Image:
-    """Sea, islands, coasts, bays, coordinates, harbour chevrons and the panel's legend: the same in every picture."""
+    """Sea, islands, coasts, bays, coordinates, harbour chevrons and the panel's legend: the same in every picture,
+    drawn once and mapped onto the palette."""
     img, d = canvas(WIDTH, HEIGHT, PAPER)
     d.rectangle((X0, X0, X0 + 24 * CELL, X0 + 24 * CELL), fill=SEA)
     coast = set(board.TREASURE_COAST)
@@ -149,7 +152,13 @@ def _base() -> Image.Image:
     fx0, fy0, fx1, _ = _island_box("flat")
     text(d, ((fx0 + fx1) / 2, fy0 + 14), "FLAT", 18, bold=True, anchor="mm")
     _legend(d, PANEL_X, HEIGHT - 4 * 26 - 6)
-    return img
+    return _PALETTE.map(img)
+
+
+@lru_cache(maxsize=1)
+def _blank() -> Image.Image:
+    """The private picture's empty parchment."""
+    return _PALETTE.map(canvas(WIDTH, HEIGHT, PAPER)[0])
 
 
 def _legend(d: ImageDraw.ImageDraw, x: int, y: int) -> None:
@@ -209,12 +218,12 @@ def _ship_sprite(code: str, colour: str, facing: str | None, derelict: bool, hol
     return sprite
 
 
-def _put_ship(img: Image.Image, centre: tuple[float, float], p: dict[str, Any], active: bool) -> None:
+def _put_ship(pic: Picture, centre: tuple[float, float], p: dict[str, Any], active: bool) -> None:
     ship = p["ship"]
     sprite = _ship_sprite(
         p["code"] or "?", p["colour"] or "#888888", ship["facing"], ship["derelict"], len(ship["hold"]), active
     )
-    img.paste(sprite, (round(centre[0]) - SHIP_HALF, round(centre[1]) - SHIP_HALF), sprite)
+    pic.paste(sprite, (round(centre[0]) - SHIP_HALF, round(centre[1]) - SHIP_HALF), sprite)
 
 
 def _harbours(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
@@ -252,7 +261,7 @@ def _islands(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         text(d, ((x0 + x1) / 2, y0 + 64), "item" + "s" * (items != 1), 16, anchor="mm")
 
 
-def _ships(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _ships(pic: Picture, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     active = view["turn_seat"]
     by_place: dict[str, list[dict[str, Any]]] = {}
     for p in view["players"]:
@@ -276,7 +285,7 @@ def _ships(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> No
         centre = cell_centre(*board.POS[at])
         offsets = [(0, 0)] if len(group) == 1 else [(-10, -10), (10, 10), (11, -11)]
         for p, (ox, oy) in zip(group, offsets, strict=False):
-            _put_ship(img, (centre[0] + ox, centre[1] + oy), p, p["seat"] == active)
+            _put_ship(pic, (centre[0] + ox, centre[1] + oy), p, p["seat"] == active)
 
 
 def _dashed(d: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], colour: str, width: int) -> None:
@@ -313,16 +322,16 @@ def _last_move(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         d.ellipse((x - 20, y - 20, x + 20, y + 20), outline=RED, width=4)
 
 
-def draw_board(view: dict[str, Any]) -> Image.Image:
+def draw_board(view: dict[str, Any]) -> Picture:
     """The public picture: the board (on a copy of the static sea) and the players' panel."""
-    img = _base().copy()
-    d = ImageDraw.Draw(img)
+    pic = Picture(_base(), _PALETTE)
+    d = pic.draw
     _harbours(d, view)
     _islands(d, view)
     _last_move(d, view)
-    _ships(img, d, view)
-    _panel(img, d, view)
-    return img
+    _ships(pic, d, view)
+    _panel(d, view)
+    return pic
 
 
 # -- panel ----------------------------------------------------------------------------------------------
@@ -354,7 +363,7 @@ def _status(view: dict[str, Any]) -> str:
     return f"▶ {names} {STAGE_WORDS.get(view.get('stage') or '', 'to act')}"
 
 
-def _panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _panel(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     """Players in turn order: code, name and home value; crew, hold and place. The seat to play is boxed."""
     x0 = PANEL_X
     text(d, (x0, 6), f"Buccaneer · round {view['round']}", 24, bold=True)
@@ -470,7 +479,7 @@ def focus(view: dict[str, Any], seat: int | None = None) -> Box | None:
 
 def zoom(view: dict[str, Any], seat: int | None = None) -> bytes:
     """A full-resolution close-up of the board around :func:`focus` (public view only)."""
-    return encode(close_up(draw_board(view), focus(view, seat), (0, 0, BOARD_PX, HEIGHT)))
+    return encode(close_up(draw_board(view).img, focus(view, seat), (0, 0, BOARD_PX, HEIGHT)))
 
 
 # -- private picture ------------------------------------------------------------------------------------
@@ -535,13 +544,14 @@ def _private_lines(view: dict[str, Any], you: dict[str, Any]) -> list[tuple[str,
     return lines
 
 
-def render_private(view: dict[str, Any], seat: int) -> Image.Image:
+def render_private(view: dict[str, Any], seat: int) -> Picture:
     """The seat's hand as cards, its strengths and keepers, any plan, trade or fight; beside them a full-resolution
     close-up of the board around its ship."""
     you = view["you"]
     me = view["players"][seat]
     cards = _hand_cards(you["hand"])
-    img, d = canvas(WIDTH, HEIGHT, PAPER)
+    pic = Picture(_blank(), _PALETTE)
+    d = pic.draw
     colour = me["colour"] or "#888888"
     d.rectangle((0, 0, WIDTH, 48), fill=colour)
     head = f"{me['code'] or ''} {_name(me)} — your hand ({len(cards)} card{'s' * (len(cards) != 1)})"
@@ -587,12 +597,11 @@ def render_private(view: dict[str, Any], seat: int) -> Image.Image:
         x0 = round(min(max(x - w / 2, 0), BOARD_PX - w))
         y0 = round(min(max(y - h / 2, 0), HEIGHT - h))
         text(d, (left_w + 8, 60), "Your ship", 20, bold=True)
-        img.paste(draw_board(view).crop((x0, y0, x0 + w, y0 + h)), (left_w + 8, 88))
+        pic.paste(draw_board(view).crop((x0, y0, x0 + w, y0 + h)), (left_w + 8, 88))
         d.rectangle((left_w + 8, 88, left_w + 8 + w, 88 + h), outline=INK, width=3)
-    return img
+    return pic
 
 
-@lru_cache(maxsize=1)
 def _palette() -> Image.Image:
     """Every colour drawn here plus the anti-aliasing blends of text on its backgrounds."""
     ships = [h["colour"] for h in board.HARBOURS]
@@ -605,12 +614,16 @@ def _palette() -> Image.Image:
     return fixed_palette(bases, pairs)
 
 
-def encode(img: Image.Image) -> bytes:
-    """PNG bytes through the fixed palette (an adaptive quantise takes ~200 ms on this board)."""
-    return to_png(img, _palette(), compress_level=1)
+#: the fixed palette every picture is drawn in (an adaptive quantise takes ~200 ms on this board)
+_PALETTE = Palette(_palette())
+
+
+def picture(view: dict[str, Any]) -> Image.Image:
+    """The public board as a palette image (a replay's frame)."""
+    return draw_board(view).img
 
 
 def render(view: dict[str, Any], *, seat: int | None = None) -> bytes:
     if seat is None or "you" not in view:
-        return encode(draw_board(view))
-    return encode(render_private(view, seat))
+        return draw_board(view).png()
+    return render_private(view, seat).png()

@@ -22,12 +22,14 @@ from renderers.common import (
     PAPER,
     SEAT_COLOURS,
     Box,
+    Palette,
+    Picture,
     close_up,
+    encode,
     fit_size,
     fixed_palette,
     text,
     text_on,
-    to_png,
     union,
 )
 from renderers.icons import ICON, icon
@@ -133,11 +135,11 @@ def _space(d: ImageDraw.ImageDraw, symbol: str, space: int) -> None:
     icon(d, symbol, ((x0 + x1) / 2 + 4, y0 + 42), 48)
 
 
-def _pawns(img: Image.Image, space: int, occupants: tuple[int, ...]) -> None:
+def _pawns(pic: Picture, space: int, occupants: tuple[int, ...]) -> None:
     """Up to three pawns along the bottom edge of a space, in seat order."""
     x0, _, _, y1 = space_box(space)
     sprite = _pawn_row(occupants)
-    img.paste(sprite, (x0, y1 - 35), sprite)
+    pic.paste(sprite, (x0, y1 - 35), sprite)
 
 
 @lru_cache(maxsize=256)
@@ -255,9 +257,9 @@ def _header(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     text(d, (PANEL_R, 10), status, size, bold=True, fill=colour, anchor="ra")
 
 
-def _panel(img: Image.Image, view: dict[str, Any]) -> int:
+def _panel(pic: Picture, view: dict[str, Any]) -> int:
     """One block per seat: pawn, name, aboard and hand size; the current seat boxed. Returns the y below."""
-    d = ImageDraw.Draw(img)
+    d = pic.draw
     x0, x1 = PANEL_X, PANEL_R
     y = HEADER
     over = view["phase"] == "over"
@@ -268,7 +270,7 @@ def _panel(img: Image.Image, view: dict[str, Any]) -> int:
             box = (x0 - 6, y - 2, x1, y + SEAT_H - 6)
             d.rounded_rectangle(box, 10, fill=TURN_BG, outline=INK if current else HIGHLIGHT, width=3)
         sprite = _pawn_sprite(seat, 18)
-        img.paste(sprite, (x0 + 1, y + 11), sprite)
+        pic.paste(sprite, (x0 + 1, y + 11), sprite)
         label = ("▶ " if current else "") + _name(view, seat) + (" (you)" if seat == view.get("viewer") else "")
         text(d, (x0 + 44, y + 2), label, 24, bold=True)
         if seat in winners:
@@ -305,9 +307,9 @@ def _card_sprite(symbol: str, label: str, width: int, height: int) -> Image.Imag
     return sprite
 
 
-def _cards_area(img: Image.Image, view: dict[str, Any], y: int) -> None:
+def _cards_area(pic: Picture, view: dict[str, Any], y: int) -> None:
     """The draw pile and discard count; in Tortuga the row (next card first, boxed)."""
-    d = ImageDraw.Draw(img)
+    d = pic.draw
     x = PANEL_X
     text(d, (x, y), f"Draw pile {view['stock_count']} · discards {view['discard_count']}", 20, bold=True)
     row = view["row"]
@@ -318,7 +320,7 @@ def _cards_area(img: Image.Image, view: dict[str, Any], y: int) -> None:
         text(d, (x, y + 64), "empty: refilled at the next draw", 18, fill=MUTED)
     for i, symbol in enumerate(row):
         cx, cy = x + 4 + (i % 6) * 54, y + 64 + (i // 6) * 66
-        img.paste(_card_sprite(symbol, LETTERS[symbol], 48, 60), (cx, cy))
+        pic.paste(_card_sprite(symbol, LETTERS[symbol], 48, 60), (cx, cy))
         if i == 0:
             d.rounded_rectangle((cx - 4, cy - 4, cx + 51, cy + 63), 9, outline=HIGHLIGHT, width=4)
 
@@ -334,10 +336,10 @@ def _legend(d: ImageDraw.ImageDraw, y: int) -> None:
 LEGEND_Y = HEIGHT - 3 * 44 - 4  # the symbols sit at the foot of the side panel in Jamaica
 
 
-@lru_cache(maxsize=8)  # about 2.3 MB each; a miss costs one extra drawing of the passage
+@lru_cache(maxsize=8)  # 770 KB each; a miss costs one extra drawing of the passage
 def _base(path: tuple[str, ...], mode: str) -> Image.Image:
-    """What never changes during a game: the title, the passage, the START and SLOOP frames and (Jamaica) the
-    symbols."""
+    """What never changes during a game, drawn once and mapped onto the palette: the title, the passage, the START
+    and SLOOP frames and (Jamaica) the symbols."""
     img = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
     d = ImageDraw.Draw(img)
     text(d, (BOX_X, 10), f"Cartagena · {mode.capitalize()}", 24, bold=True)
@@ -348,31 +350,31 @@ def _base(path: tuple[str, ...], mode: str) -> Image.Image:
     _sloop(d)
     if mode != "tortuga":
         _legend(d, LEGEND_Y)
-    return img
+    return _PALETTE.map(img)
 
 
-def _board(view: dict[str, Any]) -> Image.Image:
+def _board(view: dict[str, Any]) -> Picture:
     """The public picture. Pawns go on after the last-move arrow so it never hides who stands where."""
-    img = _base(tuple(view["path"]), view["mode"]).copy()
-    d = ImageDraw.Draw(img)
+    pic = Picture(_base(tuple(view["path"]), view["mode"]), _PALETTE)
+    d = pic.draw
     _header(d, view)
     if view["last"]:
         target = view["last"]["to"]
         _arrow(d, anchor(view["last"]["from"]), anchor(target), 10 if target == SLOOP else 28)
     for key, (x, y) in (("start", START_CREW), ("sloop", SLOOP_CREW)):
-        img.paste(_crew_column(tuple(view["pirates"][str(s)][key] for s in range(view["players"]))), (x, y))
+        pic.paste(_crew_column(tuple(view["pirates"][str(s)][key] for s in range(view["players"]))), (x, y))
     for space, occupants in _occupants(view).items():
-        _pawns(img, space, tuple(occupants))
+        _pawns(pic, space, tuple(occupants))
     if view["last"]:
         _last_move(d, view)
-    y = _panel(img, view)
-    _cards_area(img, view, y + 6)
-    return img
+    y = _panel(pic, view)
+    _cards_area(pic, view, y + 6)
+    return pic
 
 
-def _hand(img: Image.Image, view: dict[str, Any], seat: int) -> None:
+def _hand(pic: Picture, view: dict[str, Any], seat: int) -> None:
     """The private strip at the foot of the panel: six cards (icon, letter, count) of the seat's own hand."""
-    d = ImageDraw.Draw(img)
+    d = pic.draw
     hand = view["hands"][str(seat)]
     cards = hand.get("cards", {})
     top = HEIGHT - 126
@@ -402,7 +404,12 @@ def render(view: dict[str, Any], *, seat: int | None = None) -> bytes:
     board = _board(view)
     if seat is not None and "cards" in view["hands"][str(seat)]:
         _hand(board, view, seat)
-    return _png(board)
+    return board.png()
+
+
+def picture(view: dict[str, Any]) -> Image.Image:
+    """The public board as a palette image (a replay's frame)."""
+    return _board(view).img
 
 
 def focus(view: dict[str, Any], seat: int | None = None) -> Box | None:
@@ -417,7 +424,7 @@ def focus(view: dict[str, Any], seat: int | None = None) -> Box | None:
 
 def zoom(view: dict[str, Any], seat: int | None = None) -> bytes:
     """A full-resolution close-up of the passage around :func:`focus` (public view only)."""
-    return _png(close_up(_board(view), focus(view, seat), (0, HEADER - 6, PANEL_X - 8, HEIGHT)))
+    return encode(close_up(_board(view).img, focus(view, seat), (0, HEADER - 6, PANEL_X - 8, HEIGHT)))
 
 
 def caption(view: dict[str, Any], seat: int | None = None) -> str:
@@ -456,9 +463,4 @@ def _palette_image() -> Image.Image:
     return fixed_palette(solid, pairs, steps=[k / 6 for k in range(1, 6)])
 
 
-_PALETTE = _palette_image()
-
-
-def _png(img: Image.Image) -> bytes:
-    # level 1: twice as fast as the default for about 30% more bytes, still far under the size budget
-    return to_png(img, _PALETTE, compress_level=1)
+_PALETTE = Palette(_palette_image())

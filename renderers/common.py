@@ -7,9 +7,11 @@ Fonts are the DejaVu faces shipped in ``renderers/fonts`` so every machine draws
 
 from __future__ import annotations
 
-import io
+import math
+import struct
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+import weakref
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -17,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from isal import isal_zlib
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 FONT_DIR = Path(__file__).with_name("fonts")
@@ -200,15 +203,53 @@ def text(
     Board text is laid out word by word from remembered glyph masks (:class:`_Words`): a board's new strings
     ("Turn 35 · Green") are mostly old words, and rasterising a new string costs 100-150 µs where pasting its
     known words costs a few. ``private`` text (a hand, a plan) is drawn by Pillow with a face that keeps
-    nothing; so is any anchor on the ink's own top or bottom (``t``/``b``), which depends on the whole string."""
+    nothing; so is any anchor on the ink's own top or bottom (``t``/``b``), which depends on the whole string.
+    On a :class:`Picture` (``draw`` its :class:`PaletteDraw`) the label is blended in RGB over the pixels under
+    it, then mapped onto the palette: the same anti-aliased pixels as drawing on an RGB canvas."""
     log = _LOG.get()
     if log is not None:
         log.pending.append((size, s))
+    picture = draw.picture if isinstance(draw, PaletteDraw) else None
     if private or anchor[1] in "tb" or "\n" in s:
         face = plain_font(size, bold, mono) if private else font(size, bold, mono)
-        draw.text(xy, s, font=face, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill)
+        if picture is None:
+            draw.text(xy, s, font=face, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill)
+            return
+        x0, y0, x1, y1 = _MEASURE.textbbox(xy, s, font=face, anchor=anchor, stroke_width=stroke)
+        box = (math.floor(x0) - 2, math.floor(y0) - 2, math.ceil(x1) + 2, math.ceil(y1) + 2)
+
+        def paint(rgb: Any, ox: int, oy: int) -> None:
+            # an integer shift keeps the sub-pixel offset, so the glyphs are those of the whole canvas
+            ImageDraw.ImageDraw(_wrap(rgb)).text(
+                (xy[0] - ox, xy[1] - oy), s, font=face, fill=fill, anchor=anchor, stroke_width=stroke,
+                stroke_fill=stroke_fill,
+            )  # fmt: skip
+
+        picture.blend(box, paint)
         return
-    _WORDS.draw(draw, xy, s, size, bold, mono, anchor, fill, stroke, stroke_fill)
+    placed = _WORDS.layout(xy, s, size, bold, mono, anchor, stroke)
+    if picture is None:
+        mode = draw.im.mode
+        ink = ImageColor.getcolor(fill, mode) if isinstance(fill, str) else fill
+        halo = ImageColor.getcolor(stroke_fill, mode) if isinstance(stroke_fill, str) else stroke_fill
+        for mask, x, y, outline in placed:
+            draw.im.paste(halo if outline else ink, (x, y, x + mask.size[0], y + mask.size[1]), mask)
+        return
+    ink = ImageColor.getrgb(fill) if isinstance(fill, str) else fill
+    halo = ImageColor.getrgb(stroke_fill) if isinstance(stroke_fill, str) else stroke_fill
+    picture.label(placed, (s, size, bold, mono, stroke), ink, halo)
+
+
+#: measures the box of a label drawn by Pillow (the size of the image it belongs to does not matter)
+_MEASURE = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+
+
+def _wrap(core: Any) -> Image.Image:
+    """An Image around one of Pillow's core images (for drawing on a :meth:`Picture.blend` patch)."""
+    img = Image.new(core.mode, (1, 1))
+    img.im = core
+    img._size = core.size  # noqa: SLF001 - Image keeps its size beside the core image
+    return img
 
 
 class _Words:
@@ -242,19 +283,10 @@ class _Words:
         words = s.split(" ")
         return sum(self.word(w, size, bold, mono, 0)[3] for w in words if w) + space * (len(words) - 1)
 
-    def draw(
-        self,
-        draw: ImageDraw.ImageDraw,
-        xy: tuple[float, float],
-        s: str,
-        size: int,
-        bold: bool,
-        mono: bool,
-        anchor: str,
-        fill: Any,
-        stroke: int,
-        stroke_fill: Any,
-    ) -> None:
+    def layout(
+        self, xy: tuple[float, float], s: str, size: int, bold: bool, mono: bool, anchor: str, stroke: int
+    ) -> list[tuple[Any, int, int, bool]]:
+        """Where each word's masks go: (mask, x, y, is the stroke's halo), halo before ink, word by word."""
         x, y = xy
         if anchor[0] != "l":
             width = self.width(s, size, bold, mono)
@@ -263,20 +295,19 @@ class _Words:
         v = anchor[1]
         baseline = y + (ascent if v == "a" else (ascent - descent) / 2 if v == "m" else -descent if v == "d" else 0)
         space = self.word(" ", size, bold, mono, 0)[3]
-        mode = draw.im.mode
-        ink = ImageColor.getcolor(fill, mode) if isinstance(fill, str) else fill
-        halo = ImageColor.getcolor(stroke_fill, mode) if isinstance(stroke_fill, str) else stroke_fill
         by = round(baseline)
+        placed: list[tuple[Any, int, int, bool]] = []
         for w in s.split(" "):
             if w:
                 px = round(x)
                 if stroke:
                     mask, dx, dy, _ = self.word(w, size, bold, mono, stroke)
-                    draw.im.paste(halo, (px + dx, by + dy, px + dx + mask.size[0], by + dy + mask.size[1]), mask)
+                    placed.append((mask, px + dx, by + dy, True))
                 mask, dx, dy, advance = self.word(w, size, bold, mono, 0)
-                draw.im.paste(ink, (px + dx, by + dy, px + dx + mask.size[0], by + dy + mask.size[1]), mask)
+                placed.append((mask, px + dx, by + dy, False))
                 x += advance
             x += space
+        return placed
 
 
 _WORDS = _Words()
@@ -382,21 +413,260 @@ def fixed_palette(
     return palette
 
 
-def to_png(img: Image.Image, palette: Image.Image | None = None, compress_level: int = 6) -> bytes:
-    """PNG bytes in at most 256 colours: flat board art needs no more and is under half the bytes of RGB.
+class _Patches:
+    """Palette patches (labels blended on a plain background, sprites mapped onto the palette) by exact key,
+    bounded in count and pixels like :class:`RememberingFont`'s memory: cleared when full. A few MB per palette,
+    so a render worker's caches stay well under its recycling bound."""
 
-    With a ``palette`` (see :func:`fixed_palette`) the picture is mapped onto it; without one, the fast
-    octree quantiser picks 128 colours (deterministic, about 2.5× quicker than median cut)."""
+    LIMIT = 4096
+
+    def __init__(self, pixels: int) -> None:
+        self.PIXELS = pixels  # a palette image's bytes: one per pixel
+        self._items: dict[Any, Any] = {}
+        self._pixels = 0
+
+    def get(self, key: Any) -> Any:
+        return self._items.get(key)
+
+    def put(self, key: Any, patch: Any, pixels: int | None = None) -> None:
+        if pixels is None:
+            w, h = patch.size
+            pixels = w * h
+        if len(self._items) >= self.LIMIT or self._pixels + pixels > self.PIXELS:
+            self._items.clear()
+            self._pixels = 0
+        self._items[key] = patch
+        self._pixels += pixels
+
+    def cache_clear(self) -> None:
+        self._items.clear()
+        self._pixels = 0
+
+
+class Palette:
+    """A renderer's fixed palette (see :func:`fixed_palette`) and the entry each colour it paints maps to: the one
+    Pillow's own mapping picks, so a shape drawn straight into a :class:`Picture` has the pixels the same shape drawn
+    in RGB and mapped afterwards would have."""
+
+    def __init__(self, image: Image.Image) -> None:
+        self.image = image
+        self._entries: dict[Any, int] = {}
+        self._sprites = _Patches(4 << 20)
+        #: blended labels on plain backgrounds, see :meth:`Picture.label`
+        self.patches = _Patches(2 << 20)
+
+    def ink(self, colour: Any) -> int:
+        """The entry of ``colour`` (``#RRGGBB``, a colour name or an opaque RGB(A) tuple; an int is an entry)."""
+        if isinstance(colour, int):
+            return colour
+        hit = self._entries.get(colour)
+        if hit is None:
+            rgba = ImageColor.getrgb(colour) if isinstance(colour, str) else tuple(colour)
+            if len(rgba) == 4 and rgba[3] != 255:
+                raise ValueError(f"a palette picture paints opaque colours ({colour!r}): blend it with Picture.tint")
+            probe = self.map(Image.new("RGB", (1, 1), rgba[:3]))
+            hit = self._entries[colour] = int(probe.getpixel((0, 0)))  # type: ignore[arg-type]
+        return hit
+
+    def map(self, img: Image.Image) -> Image.Image:
+        """``img`` (RGB) mapped onto the palette, each pixel to its nearest entry."""
+        return img.quantize(palette=self.image, dither=Image.Dither.NONE)
+
+    def sprite(self, img: Image.Image) -> Image.Image:
+        """An opaque RGB sprite mapped onto the palette once and remembered while the sprite lives in its own cache
+        (held weakly: the identity check keeps a recycled id from handing back another sprite's pixels)."""
+        hit = self._sprites.get(id(img))
+        if hit is None or hit[0]() is not img:
+            hit = (weakref.ref(img), self.map(img))
+            self._sprites.put(id(img), hit, img.width * img.height)
+        return hit[1]
+
+
+class PaletteDraw(ImageDraw.ImageDraw):
+    """Pillow's drawing straight into a :class:`Picture`'s palette image. Shapes are not anti-aliased, so each
+    colour is one palette entry; labels go through :func:`text`, which blends them."""
+
+    def __init__(self, picture: Picture) -> None:
+        super().__init__(picture.img)
+        self.picture = picture
+
+    def _getink(self, ink: Any, fill: Any = None) -> tuple[int | None, int | None]:
+        if ink is None and fill is None:
+            return super()._getink(None, None)
+        palette = self.picture.palette
+        return (
+            self.draw.draw_ink(palette.ink(ink)) if ink is not None else None,
+            self.draw.draw_ink(palette.ink(fill)) if fill is not None else None,
+        )
+
+
+class Picture:
+    """A picture drawn straight into its palette image over a pre-drawn static layer (``base``, already mapped onto
+    ``palette``), so no whole RGB canvas is ever mapped onto the palette.
+
+    Shapes are drawn straight into the palette image (:attr:`draw`); only what needs blending (a label's
+    anti-aliased edges, a sprite's transparency, a translucent tint) is blended in RGB over the few pixels it
+    covers, then mapped back. ``base`` is copied, never changed."""
+
+    def __init__(self, base: Image.Image, palette: Palette) -> None:
+        if base.mode != "P":
+            raise ValueError("a Picture starts from a palette image")
+        self.img = base.copy()
+        self.palette = palette
+        self.draw = PaletteDraw(self)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.img.size
+
+    @property
+    def width(self) -> int:
+        return self.img.width
+
+    @property
+    def height(self) -> int:
+        return self.img.height
+
+    def paste(self, sprite: Image.Image, xy: tuple[int, int], mask: Image.Image | None = None) -> None:
+        """Put ``sprite`` at ``xy``: a palette sprite (of this palette) or an opaque RGB one is copied; one with
+        transparency (RGBA, or a ``mask``) is blended over what is under it."""
+        x, y = int(xy[0]), int(xy[1])
+        if sprite.mode == "P":
+            self.img.paste(sprite, (x, y), mask)
+        elif sprite.mode == "RGB" and mask is None:
+            self.img.paste(self.palette.sprite(sprite), (x, y))
+        else:
+            core, alpha = sprite.im, (mask if mask is not None else sprite).im
+            w, h = sprite.size
+            self.blend(
+                (x, y, x + w, y + h),
+                lambda rgb, ox, oy: rgb.paste(core, (x - ox, y - oy, x - ox + w, y - oy + h), alpha),
+            )
+
+    def label(self, placed: list[tuple[Any, int, int, bool]], key: tuple[Any, ...], ink: Any, halo: Any) -> None:
+        """Blend a label laid out by :meth:`_Words.layout` (``key``: its string and face). On a plain background (one
+        palette entry under its whole box, as on most panels) the blended patch is remembered per label, colours
+        and background, and later pasted as it is: the same pixels for a fraction of the work."""
+        if not placed:
+            return
+        x0 = y0 = 1 << 30
+        x1 = y1 = -(1 << 30)
+        for mask, x, y, _ in placed:
+            w, h = mask.size
+            x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x + w), max(y1, y + h)
+        cx0, cy0 = max(0, x0), max(0, y0)
+        cx1, cy1 = min(self.img.width, x1), min(self.img.height, y1)
+        if cx0 >= cx1 or cy0 >= cy1:
+            return
+        core = self.img.im
+        region = core.crop((cx0, cy0, cx1, cy1))
+        lo, hi = region.getextrema()
+        patches = self.palette.patches
+        hit = None
+        if lo == hi:
+            where = tuple((x - x0, y - y0) for _, x, y, _ in placed)
+            memo = (key, where, ink, halo, lo, cx0 - x0, cy0 - y0, cx1 - x0, cy1 - y0)
+            hit = patches.get(memo)
+        if hit is None:
+            rgb = region.convert("RGB")
+            for mask, x, y, outline in placed:
+                x, y = x - cx0, y - cy0
+                rgb.paste(halo if outline else ink, (x, y, x + mask.size[0], y + mask.size[1]), mask)
+            hit = rgb.convert("P", 0, self.palette.image.im)
+            if lo == hi:
+                patches.put(memo, hit)
+        core.paste(hit, (cx0, cy0, cx1, cy1))
+
+    def tint(self, colour: Any, box: tuple[int, int, int, int], mask: Image.Image) -> None:
+        """``colour`` through ``mask`` (an 'L' image the size of ``box``: 255 solid, less translucent)."""
+        ink, alpha = ImageColor.getrgb(colour) if isinstance(colour, str) else colour, mask.im
+        x0, y0, x1, y1 = box
+        self.blend(box, lambda rgb, ox, oy: rgb.paste(ink, (x0 - ox, y0 - oy, x1 - ox, y1 - oy), alpha))
+
+    def over(self, box: tuple[float, float, float, float], draw: Callable[[ImageDraw.ImageDraw, int, int], None]) -> None:
+        """Translucent drawing: ``draw(d, left, top)`` draws with Pillow's RGBA blending (``d`` as
+        ``ImageDraw.Draw(img, "RGBA")`` on an RGB canvas) on the pixels in ``box``, whose corner is at ``left, top``
+        of the picture (shift every coordinate by it)."""
+        self.blend(
+            (math.floor(box[0]) - 1, math.floor(box[1]) - 1, math.ceil(box[2]) + 2, math.ceil(box[3]) + 2),
+            lambda rgb, ox, oy: draw(ImageDraw.Draw(_wrap(rgb), "RGBA"), ox, oy),
+        )
+
+    def blend(self, box: tuple[int, int, int, int], paint: Callable[[Any, int, int], None]) -> None:
+        """Let ``paint(rgb, left, top)`` draw on an RGB copy of the pixels in ``box`` (whose corner is at
+        ``left, top`` of the picture; ``rgb`` is Pillow's core image, as ``Image.im``), then map them back onto the
+        palette. The box is clipped to the picture. Pillow's core calls, not its Image wrappers: a label costs a few
+        microseconds this way, several times less than through new Image objects."""
+        x0, y0 = max(0, int(box[0])), max(0, int(box[1]))
+        x1, y1 = min(self.img.width, int(box[2])), min(self.img.height, int(box[3]))
+        if x0 >= x1 or y0 >= y1:
+            return
+        core = self.img.im
+        rgb = core.crop((x0, y0, x1, y1)).convert("RGB")
+        paint(rgb, x0, y0)
+        core.paste(rgb.convert("P", 0, self.palette.image.im), (x0, y0, x1, y1))
+
+    def crop(self, box: tuple[int, int, int, int]) -> Image.Image:
+        return self.img.crop(box)
+
+    def png(self) -> bytes:
+        return encode(self.img)
+
+
+# -- encoding -------------------------------------------------------------------------------------------------
+#: ISA-L's fastest level that still searches for matches: among the lossless deflates on PyPI it is the quickest by
+#: far (benchmarks/cpu.py, python -m benchmarks.encoders), and its files are smaller than Pillow's zlib at level 1
+DEFLATE_LEVEL = 1
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", isal_zlib.crc32(data, isal_zlib.crc32(kind)))
+
+
+def filtered_rows(img: Image.Image) -> bytes:
+    """A palette image's pixels as PNG's scanlines: each row after a 0 byte (filter None, the best one for flat
+    board art)."""
+    rows = Image.new("P", (img.width + 1, img.height), 0)
+    rows.paste(img, (1, 0))
+    return rows.tobytes()
+
+
+def encode(img: Image.Image, level: int = DEFLATE_LEVEL) -> bytes:
+    """PNG bytes of a palette image, deflated by ISA-L: the same pixels always give the same bytes.
+
+    Pillow's PNG writer deflates with zlib, 4-5× slower at level 1 than ISA-L for files 5-10% larger."""
+    if img.mode != "P":
+        raise ValueError("encode writes palette images; to_png maps others first")
     log = _LOG.get()
     if log is not None:
         log.close(img.size)
-    out = io.BytesIO()
+    palette = bytes(img.getpalette() or [0, 0, 0])  # type: ignore[arg-type]
+    return b"".join(
+        (
+            _PNG_SIGNATURE,
+            _chunk(b"IHDR", struct.pack(">IIBBBBB", img.width, img.height, 8, 3, 0, 0, 0)),
+            _chunk(b"PLTE", palette),
+            _chunk(b"IDAT", isal_zlib.compress(filtered_rows(img), level)),
+            _chunk(b"IEND", b""),
+        )
+    )
+
+
+def to_png(img: Image.Image, palette: Image.Image | Palette | None = None) -> bytes:
+    """PNG bytes in at most 256 colours: flat board art needs no more and is under half the bytes of RGB.
+
+    A palette image is written as it is (see :func:`encode`). Any other is mapped first: onto ``palette`` (see
+    :func:`fixed_palette`) if given, else onto 128 colours picked by the fast octree quantiser (deterministic)."""
+    if img.mode == "P":
+        return encode(img)
+    if isinstance(palette, Palette):
+        palette = palette.image
     if palette is not None:
         indexed = img.quantize(palette=palette, dither=Image.Dither.NONE)
     else:
         indexed = img.quantize(colors=128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    indexed.save(out, format="PNG", optimize=False, compress_level=compress_level)
-    return out.getvalue()
+    return encode(indexed)
 
 
 @lru_cache(maxsize=1)

@@ -21,12 +21,14 @@ from renderers.common import (
     PAPER,
     SEAT_COLOURS,
     Box,
+    Palette,
+    Picture,
     canvas,
     close_up,
+    encode,
     plain_font,
     text,
     text_on,
-    to_png,
     union,
     wrap,
     wrap_board,
@@ -129,22 +131,27 @@ def _terrain(x: int, y: int) -> str:
     return "water"
 
 
-def _picture(view: dict[str, Any]) -> Image.Image:
+def _picture(view: dict[str, Any]) -> Picture:
     """The public picture: the board with everything on it, and the side panel."""
-    img = _background(view.get("map", "ships")).copy()
-    draw = ImageDraw.Draw(img)
-    _objects_under(img, draw, view)
+    pic = Picture(_background(view.get("map", "ships")), _PALETTE)
+    draw = pic.draw
+    _objects_under(pic, view)
     _last(draw, view)
-    _characters(img, draw, view)
-    _loose(img, draw, view)
-    _panel(img, draw, view)
-    return img
+    _characters(pic, draw, view)
+    _loose(pic, draw, view)
+    _panel(pic, draw, view)
+    return pic
 
 
 def render(view: dict[str, Any], *, seat: int | None = None) -> bytes:
     if seat is not None:
-        return _png(_private(view, seat))
-    return _png(_picture(view))
+        return _private(view, seat).png()
+    return _picture(view).png()
+
+
+def picture(view: dict[str, Any]) -> Image.Image:
+    """The public board as a palette image (a replay's frame)."""
+    return _picture(view).img
 
 
 def focus(view: dict[str, Any], seat: int | None = None) -> Box | None:
@@ -160,20 +167,15 @@ def focus(view: dict[str, Any], seat: int | None = None) -> Box | None:
 
 def zoom(view: dict[str, Any], seat: int | None = None) -> bytes:
     """A full-resolution close-up of the board around :func:`focus` (public view only)."""
-    return _png(close_up(_picture(view), focus(view, seat), (0, 0, BOARD_W, HEIGHT)))
-
-
-def _png(img: Image.Image) -> bytes:
-    """PNG through a fixed palette of the colours drawn (an adaptive quantise costs ~60 ms on this picture)."""
-    return to_png(img, _palette(), compress_level=1)
+    return encode(close_up(_picture(view).img, focus(view, seat), (0, 0, BOARD_W, HEIGHT)))
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:
     return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
 
 
-@lru_cache(maxsize=1)
 def _palette() -> Image.Image:
+    """The fixed palette every picture is drawn in (an adaptive quantise costs ~60 ms on this picture)."""
     base = [
         INK, PAPER, HIGHLIGHT, MUTED, WEST, EAST, WATER, WAVE, GANGWAY, TABLE, TABLE_EDGE, RUG, BARREL, GOLD, YELLOW,
         "#FFFFFF", "#000000", "#E8DCC0", "#2A2A2A", "#D8E8F0", "#B00000", "#D00000", "#009E73", "#CC79A7", "#5A3A1A",
@@ -197,9 +199,17 @@ def _palette() -> Image.Image:
     return pal
 
 
+_PALETTE = Palette(_palette())
+
+
 @lru_cache(maxsize=2)
 def _background(board: str) -> Image.Image:
-    """The board never changes: draw it once per process."""
+    """The board never changes: drawn once per process and mapped onto the palette."""
+    return _PALETTE.map(_background_rgb(board))
+
+
+@lru_cache(maxsize=2)
+def _background_rgb(board: str) -> Image.Image:
     img, draw = canvas(WIDTH, HEIGHT, PAPER)
     draw.rectangle((0, 0, BOARD_W, HEIGHT), fill="#E8DCC0")
     if board == "tavern":
@@ -207,6 +217,12 @@ def _background(board: str) -> Image.Image:
     else:
         _board(draw)
     return img
+
+
+@lru_cache(maxsize=1)
+def _blank() -> Image.Image:
+    """The private picture's empty parchment."""
+    return _PALETTE.map(canvas(WIDTH, HEIGHT, PAPER)[0])
 
 
 def _flag(draw: ImageDraw.ImageDraw, x0: float, y0: float, colour: str) -> None:
@@ -311,7 +327,7 @@ def _rug_patch(board: str, sqs: tuple[str, ...], off: tuple[int, int]) -> tuple[
     pad = 2  # the 3 px hatch lines reach a pixel past their square
     left, top = min(b[0] for b in boxes) - pad, min(b[1] for b in boxes) - pad
     right, bottom = max(b[2] for b in boxes) + pad + 1, max(b[3] for b in boxes) + pad + 1
-    patch = _background(board).crop((left, top, right, bottom))
+    patch = _background_rgb(board).crop((left, top, right, bottom))
     draw = ImageDraw.Draw(patch)
     for bx0, by0, bx1, by1 in boxes:
         x0, y0, x1, y1 = bx0 - left, by0 - top, bx1 - left, by1 - top
@@ -323,7 +339,7 @@ def _rug_patch(board: str, sqs: tuple[str, ...], off: tuple[int, int]) -> tuple[
     return patch, (left, top)
 
 
-def _objects_under(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _objects_under(pic: Picture, view: dict[str, Any]) -> None:
     off = _off(view)
     board = view.get("map", "ships")
     for o in view["objects"]:
@@ -331,18 +347,18 @@ def _objects_under(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
             continue
         if o["kind"] == "rug":
             patch, at = _rug_patch(board, tuple(o["sqs"]), off)
-            img.paste(patch, at)
+            pic.paste(patch, at)
     for o in view["objects"]:
         if not o["gone"] and o["kind"] == "table":
             boxes = [_box(sq, off) for sq in o["sqs"]]
             x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
             sprite = _table_sprite(max(b[2] for b in boxes) - x0, max(b[3] for b in boxes) - y0)
-            img.paste(sprite, (x0, y0), sprite)
+            pic.paste(sprite, (x0, y0), sprite)
     for o in view["objects"]:
         if not o["gone"] and o["kind"] == "barrel" and o["sq"]:
             x0, y0, _, _ = _box(o["sq"], off)
             sprite = _barrel_sprite()
-            img.paste(sprite, (x0, y0), sprite)
+            pic.paste(sprite, (x0, y0), sprite)
 
 
 @lru_cache(maxsize=16)
@@ -370,7 +386,7 @@ def _barrel_sprite() -> Image.Image:
     return sprite
 
 
-def _loose(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _loose(pic: Picture, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     off = _off(view)
     stacks: dict[str, list[str]] = {}
     for o in view["objects"]:
@@ -380,16 +396,16 @@ def _loose(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) ->
         kinds = stacks[s]
         x0, y0, x1, y1 = _box(s, off)
         top = sorted(kinds, key=lambda k: list(OBJ_MARK).index(k))[0]
-        _put_obj_icon(img, (x1 - 13, y1 - 13), top, 12 if top != "flagon" else 13)
+        _put_obj_icon(pic, (x1 - 13, y1 - 13), top, 12 if top != "flagon" else 13)
         if len(kinds) > 1:
             draw.ellipse((x0 + 2, y1 - 22, x0 + 22, y1 - 2), fill=INK)
             text(draw, (x0 + 12, y1 - 12), str(len(kinds)), 16, bold=True, fill="#FFFFFF", anchor="mm")
 
 
-def _put_obj_icon(img: Image.Image, c: tuple[int, int], kind: str, r: int) -> None:
+def _put_obj_icon(pic: Picture, c: tuple[int, int], kind: str, r: int) -> None:
     sprite = _obj_sprite(kind, r)
     half = sprite.width // 2
-    img.paste(sprite, (c[0] - half, c[1] - half), sprite)
+    pic.paste(sprite, (c[0] - half, c[1] - half), sprite)
 
 
 @lru_cache(maxsize=32)
@@ -456,7 +472,7 @@ def _badges(c: dict[str, Any]) -> list[tuple[str, str]]:
     return badges
 
 
-def _characters(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _characters(pic: Picture, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     off = _off(view)
     held_kind = {o["id"]: o["kind"] for o in view["objects"]}
     tables = {s for o in view["objects"] if o["kind"] == "table" and not o["gone"] for s in o["sqs"]}
@@ -466,9 +482,9 @@ def _characters(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
             continue
         cx, cy = _centre(c["pos"], off)
         sprite = _token_sprite(c["crew"], c["tag"], c["facing"], c["pos"] in tables)
-        img.paste(sprite, (round(cx) - TOKEN_HALF, round(cy) - TOKEN_HALF), sprite)
+        pic.paste(sprite, (round(cx) - TOKEN_HALF, round(cy) - TOKEN_HALF), sprite)
         if c["held"]:
-            _put_obj_icon(img, (int(cx) + 17, int(cy) - 17), held_kind.get(c["held"], "mug"), 11)
+            _put_obj_icon(pic, (int(cx) + 17, int(cy) - 17), held_kind.get(c["held"], "mug"), 11)
         badges = _badges(c)
         for k, (mark, colour) in enumerate(badges):
             bx, by = cx + (k - (len(badges) - 1) / 2) * 26, cy + 20
@@ -539,7 +555,7 @@ def _prompt(view: dict[str, Any]) -> str:
     return f"▶ {who} · {what}"
 
 
-def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _panel(pic: Picture, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     x0 = PANEL_X
     y = 6
     text(draw, (x0, y), f"Flagon · Time {view['T']}", 26, bold=True)
@@ -567,10 +583,10 @@ def _panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) ->
     if overboard:
         text(draw, (x0, y), "≈ Overboard: " + ", ".join(c["tag"] for c in overboard), 20, bold=True, fill=EAST)
         y += 30
-    _track(img, draw, view, x0, y + 4)
+    _track(pic, draw, view, x0, y + 4)
 
 
-def _track(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], x0: int, y: int) -> None:
+def _track(pic: Picture, draw: ImageDraw.ImageDraw, view: dict[str, Any], x0: int, y: int) -> None:
     """The time track, read for what it decides: the characters in the order they act (lowest time first, one
     column per time), then the end spaces where the game may stop."""
     text(draw, (x0, y), "Next to act", 20, bold=True)
@@ -590,7 +606,7 @@ def _track(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], x0
         text(draw, (bx + width / 2 - 1, y + 13), str(t), 20, bold=True, anchor="mm")
         for j, c in enumerate(times[t]):
             sprite = _mark_sprite(c["crew"], c["tag"])
-            img.paste(sprite, (round(bx + width / 2 - 1) - 17, y + 44 + j * 32 - 17), sprite)
+            pic.paste(sprite, (round(bx + width / 2 - 1) - 17, y + 44 + j * 32 - 17), sprite)
         tallest = max(tallest, 28 + 32 * len(times[t]))
     y += tallest + 14
     text(draw, (x0, y), "Game may end at", 20, bold=True)
@@ -666,12 +682,13 @@ def _symbols(view: dict[str, Any]) -> list[str]:
 # -- private picture ------------------------------------------------------------------------------------
 
 
-def _private(view: dict[str, Any], seat: int) -> Image.Image:
+def _private(view: dict[str, Any], seat: int) -> Picture:
     """The seat's characters side by side: status, queue, face-up and used cards, and the hand (card names and
     times; a card's effect is in the picker's label when planning). Crew-mates' plans underneath."""
     mine = [c for c in view["chars"] if c.get("hand") is not None and c["seat"] == seat and c["id"]]
     crew_mates = [c for c in view["chars"] if c.get("queue") is not None and c["seat"] != seat and c["id"]]
-    img, draw = canvas(WIDTH, HEIGHT, PAPER)
+    pic = Picture(_blank(), _PALETTE)
+    draw = pic.draw
     text(draw, (16, 10), f"Your characters · seat {seat + 1} · Time {view['T']}", 26, bold=True, private=True)
     held_kind = {o["id"]: o["kind"] for o in view["objects"]}
     if not mine:
@@ -721,4 +738,4 @@ def _private(view: dict[str, Any], seat: int) -> Image.Image:
             queue = ", ".join(CARD[q][0] for q in c["queue"]) or "nothing queued"
             cx, cy = 16 + (k % 2) * (WIDTH // 2), y + 28 + (k // 2) * 26
             text(draw, (cx, cy), f"{c['name'] or '?'}: {queue}", 20, private=True)
-    return img
+    return pic

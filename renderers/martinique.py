@@ -24,14 +24,16 @@ from renderers.common import (
     PAPER,
     SEA,
     Box,
+    Palette,
+    Picture,
     canvas,
     close_up,
+    encode,
     fit_size,
     fixed_palette,
     text,
     text_on,
     text_width,
-    to_png,
     union,
 )
 
@@ -72,14 +74,34 @@ STEP_WORDS = {"turn": "to move", "hook": "to choose a Hook tile", "claim": "to c
 
 
 class Pic:
-    """The picture being drawn: the image (for pasting cached sprites) and its drawing context."""
+    """An image being drawn (a sprite, a cached patch): the image and its drawing context."""
 
     def __init__(self, img: Image.Image) -> None:
         self.img = img
-        self.draw = ImageDraw.Draw(img)
+        self.draw: ImageDraw.ImageDraw = ImageDraw.Draw(img)
 
     def paste(self, sprite: Image.Image, x: float, y: float) -> None:
+        """A sprite through its own transparency."""
         self.img.paste(sprite, (round(x), round(y)), sprite)
+
+    def put(self, patch: Image.Image, xy: tuple[int, int]) -> None:
+        """An opaque patch."""
+        self.img.paste(patch, xy)
+
+
+class _Board(Pic):
+    """The picture itself, drawn straight into the palette (see :class:`renderers.common.Picture`)."""
+
+    def __init__(self, picture: Picture) -> None:
+        self.picture = picture
+        self.img = picture.img
+        self.draw = picture.draw
+
+    def paste(self, sprite: Image.Image, x: float, y: float) -> None:
+        self.picture.paste(sprite, (round(x), round(y)), sprite)
+
+    def put(self, patch: Image.Image, xy: tuple[int, int]) -> None:
+        self.picture.paste(patch, xy)
 
 
 def _sprite(width: int, height: int) -> Pic:
@@ -240,6 +262,12 @@ def _coordinates() -> list[tuple[str, int, int]]:
 
 @lru_cache(maxsize=4)
 def _base(layout: tuple[tuple[str, bool, bool, bool], ...]) -> Image.Image:
+    """The island and the panel's fixed marks, mapped onto the palette once."""
+    return _PALETTE.map(_base_rgb(layout))
+
+
+@lru_cache(maxsize=4)
+def _base_rgb(layout: tuple[tuple[str, bool, bool, bool], ...]) -> Image.Image:
     img, _ = canvas(WIDTH, HEIGHT, PAPER)
     c = Pic(img)
     _island_base(c, layout)
@@ -269,7 +297,7 @@ def _tile_row(
     """One row of the island with its face-up tiles laid on the square art: one opaque paste per row, and a row
     changes only when one of its tiles is taken. Nothing is drawn on a square before its tile."""
     x, y = _cell_origin(f"A{number}")
-    patch = _base(layout).crop((x, y, x + 8 * CELL, y + CELL))
+    patch = _base_rgb(layout).crop((x, y, x + 8 * CELL, y + CELL))
     c = Pic(patch)
     for k, tile in enumerate(tiles):
         if tile is None:
@@ -292,7 +320,7 @@ def _seat_frame(
     """A seat panel's frame on the board art with what never changes in it (its pirate, name and the "maps"
     label), drawn once per place and state."""
     box = (PANEL_X - 6, y, PANEL_R + 1, y + PANEL_H + 1)
-    patch = _base(layout).crop(box)
+    patch = _base_rgb(layout).crop(box)
     c = Pic(patch)
     c.draw.rounded_rectangle(
         (0, 0, box[2] - box[0] - 1, PANEL_H),
@@ -325,7 +353,7 @@ def _island(c: Pic, view: dict[str, Any], private: dict[str, Any] | None) -> Non
     for number, tiles in rows.items():
         if any(tiles):
             x, y = _cell_origin(f"A{number}")
-            c.img.paste(_tile_row(layout, number, tuple(tiles)), (x, y))
+            c.put(_tile_row(layout, number, tuple(tiles)), (x, y))
     hx, hy = _cell_origin("D5")  # over the rows: the Hook's counts sit on rows 5 and 4
     hook = view["hook"]
     text(c.draw, (hx + CELL, hy + 72), f"maps {hook['maps']}", 22, fill="#FFFFFF", anchor="mm")
@@ -381,7 +409,7 @@ def _chests(c: Pic, view: dict[str, Any], y: int) -> None:
     treasure = view.get("lost_treasure")
     faces = (treasure["letter"], treasure["number"]) if treasure else (None, None)
     chests = tuple(tuple(view["chests"][k]) for k in ("chest2", "chest3", "chest4"))
-    c.img.paste(_chests_patch(_layout(view), y, chests, view["bag"]["count"], faces), (PANEL_X, y))
+    c.put(_chests_patch(_layout(view), y, chests, view["bag"]["count"], faces), (PANEL_X, y))
 
 
 @lru_cache(maxsize=64)
@@ -392,7 +420,7 @@ def _chests_patch(
     bag: int,
     faces: tuple[str | None, str | None],
 ) -> Image.Image:
-    patch = _base(layout).crop((PANEL_X, y, PANEL_R, y + 3 * 54))
+    patch = _base_rgb(layout).crop((PANEL_X, y, PANEL_R, y + 3 * 54))
     c = Pic(patch)
     for k, tiles in enumerate(chests):
         if not tiles:
@@ -412,7 +440,7 @@ def _chests_patch(
 def _chip(c: Pic, x: float, y: float, fill: str, label: str) -> float:
     """A coloured label; returns the x after it."""
     sprite = _chip_sprite(fill, label)
-    c.img.paste(sprite, (round(x), round(y)), sprite)
+    c.paste(sprite, x, y)
     return x + sprite.width + 4
 
 
@@ -429,7 +457,7 @@ def _seat_panel(c: Pic, view: dict[str, Any], seat: int, y: int, private: dict[s
     p = view["players"][seat]
     right = PANEL_R - 12
     acting = seat in view["to_act"]
-    c.img.paste(_seat_frame(_layout(view), y, acting, p["colour"], p["name"]), (PANEL_X - 6, y))
+    c.put(_seat_frame(_layout(view), y, acting, p["colour"], p["name"]), (PANEL_X - 6, y))
     result = view.get("result")
     score = result["scores"][str(seat)]["total"] if result else p["score_preview"]["total"]
     text(c.draw, (right, y + 24), f"{'score' if result else 'now'} {score}", 24, bold=True, anchor="rm")
@@ -519,9 +547,9 @@ def _layout(view: dict[str, Any]) -> tuple[tuple[str, bool, bool, bool], ...]:
     return tuple((sq, info["beach"], info["scroll"], info["hook"]) for sq, info in view["squares"].items())
 
 
-def _picture(view: dict[str, Any], private: dict[str, Any] | None = None) -> Image.Image:
-    img = _base(_layout(view)).copy()
-    c = Pic(img)
+def _picture(view: dict[str, Any], private: dict[str, Any] | None = None) -> Picture:
+    pic = Picture(_base(_layout(view)), _PALETTE)
+    c = _Board(pic)
     title = _title(view)
     text(c.draw, (8, 8), title, fit_size(title, 26, WIDTH - 16, bold=True, smallest=18), bold=True)
     _island(c, view, private)
@@ -529,13 +557,18 @@ def _picture(view: dict[str, Any], private: dict[str, Any] | None = None) -> Ima
     _chests(c, view, CHESTS_Y)
     for s in range(2):
         _seat_panel(c, view, s, SEAT_Y + s * (PANEL_H + 8), private)
-    return img
+    return pic
 
 
 def render(view: dict[str, Any], *, seat: int | None = None) -> bytes:
     """The board as a PNG. With ``seat`` (and that seat's view), its secret map tiles face up and its deductions."""
     private = view.get("private") if seat is not None else None
-    return _encode(_picture(view, private))
+    return _picture(view, private).png()
+
+
+def picture(view: dict[str, Any]) -> Image.Image:
+    """The public board as a palette image (a replay's frame)."""
+    return _picture(view).img
 
 
 def focus(view: dict[str, Any], seat: int | None = None) -> Box | None:
@@ -554,7 +587,7 @@ def focus(view: dict[str, Any], seat: int | None = None) -> Box | None:
 
 def zoom(view: dict[str, Any], seat: int | None = None) -> bytes:
     """A full-resolution close-up of the island around :func:`focus` (public view only)."""
-    return _encode(close_up(_picture(view, None), focus(view, seat), (0, 40, ISLAND_R + 8, HEIGHT)))
+    return encode(close_up(_picture(view, None).img, focus(view, seat), (0, 40, ISLAND_R + 8, HEIGHT)))
 
 
 def caption(view: dict[str, Any], seat: int | None = None) -> str:
@@ -586,7 +619,6 @@ def _short(tile: str) -> str:
     return f"{TYPE_LETTER[kind]}{value}"
 
 
-@lru_cache(maxsize=1)
 def _palette() -> Image.Image:
     """Every colour this renderer paints, plus the anti-aliasing blends of ink and white over each."""
     base = [INK, PAPER, SEA, HIGHLIGHT, MUTED, SAND, BEACH_SAND, HOOK_FILL, MAP_FILL, MAP_EDGE, MAP_INK, GRID_LINE]
@@ -600,6 +632,4 @@ def _palette() -> Image.Image:
     return fixed_palette(base, pairs)
 
 
-def _encode(img: Image.Image) -> bytes:
-    # zlib level 1: about a third of level 6's time for ~45% more bytes, still a fraction of the size budget
-    return to_png(img, _palette(), compress_level=1)
+_PALETTE = Palette(_palette())

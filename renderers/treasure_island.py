@@ -271,6 +271,11 @@ def palette(map_json: str) -> Image.Image:
     return pal
 
 
+@lru_cache(maxsize=4)
+def _palette(map_json: str) -> common.Palette:
+    return common.Palette(palette(map_json))
+
+
 def _nearest_seed(seeds: list[tuple[float, float]], px: float, py: float) -> int:
     """The index of the seed nearest ``(px, py)``; the first one wins a tie."""
     best, bd = 0, None
@@ -381,18 +386,18 @@ def _tower(d: ImageDraw.ImageDraw, v: dict[str, Any]) -> None:
             text(d, (cx, cy), "L", 16, bold=True, fill="#FFFFFF", anchor="mm")
 
 
-def _overlay_mask(img: Image.Image, mask: int, colour: str, alpha: int, pat: str | None = None) -> None:
+def _overlay_mask(pic: common.Picture, mask: int, colour: str, alpha: int, pat: str | None = None) -> None:
     got = cells(mask)
     if got is None:
         return
     layer, (ox, oy) = got
     box = (ox, oy, ox + layer.size[0], oy + layer.size[1])
     if alpha:
-        img.paste(colour, box, layer.point([0] + [alpha] * 255))
+        pic.tint(colour, box, layer.point([0] + [alpha] * 255))
     if pat:
         # a pattern tile is one opaque colour on transparency, so its coverage inside the region is all we need
         ink = colour if pat != "light_hatch" else "#303030"
-        img.paste(ink, box, ImageChops.multiply(pattern_coverage(pat, ink).crop(box), layer))
+        pic.tint(ink, box, ImageChops.multiply(pattern_coverage(pat, ink).crop(box), layer))
 
 
 @lru_cache(maxsize=2)
@@ -403,15 +408,27 @@ def washed_map(map_json: str, used: tuple[str, ...]) -> Image.Image:
     return img
 
 
-def _wash(img: Image.Image, map_json: str, used: tuple[str, ...], mask: int) -> None:
-    """The grey wash over the untouched island: copying the pre-washed art through the cells is the same
-    pixels as tinting them, at a third of the cost on the large areas a late game rules out."""
+@lru_cache(maxsize=2)
+def _washed(map_json: str, used: tuple[str, ...]) -> Image.Image:
+    """:func:`washed_map` mapped onto the palette."""
+    return _palette(map_json).map(washed_map(map_json, used))
+
+
+@lru_cache(maxsize=4)
+def _island(map_json: str, used: tuple[str, ...]) -> Image.Image:
+    """:func:`game_base` mapped onto the palette: where every picture of the game starts."""
+    return _palette(map_json).map(game_base(map_json, used))
+
+
+def _wash(pic: common.Picture, map_json: str, used: tuple[str, ...], mask: int) -> None:
+    """The grey wash over the untouched island: copying the pre-washed art through the cells (all or nothing) is
+    the same pixels as tinting them, at a fraction of the cost on the large areas a late game rules out."""
     got = cells(mask)
     if got is None:
         return
     layer, (ox, oy) = got
     box = (ox, oy, ox + layer.size[0], oy + layer.size[1])
-    img.paste(washed_map(map_json, used).crop(box), box, layer)
+    pic.paste(_washed(map_json, used).crop(box), box[:2], layer)
 
 
 # dark enough to read as "ruled out" at half size, light enough to keep the terrain under it legible
@@ -477,11 +494,11 @@ def _letter(v: dict[str, Any], m: str) -> str:
     return v["miniatures"][m]["letter"]
 
 
-def _layers(v: dict[str, Any], map_json: str, seat: int | None, priv: dict[str, Any] | None) -> Image.Image:
+def _layers(v: dict[str, Any], map_json: str, seat: int | None, priv: dict[str, Any] | None) -> common.Picture:
     """The island with what the game has found out on it: the wash, searches, hints, labels and fog, and ``seat``'s
     private layers when ``priv`` is given."""
     used = tuple(v["miniatures"])
-    img = game_base(map_json, used).copy()
+    img = common.Picture(_island(map_json, used), _palette(map_json))
     legal = mask_bits(v["legal_mask"])
     # public certainties: nodes nobody can still hold the treasure on are washed grey
     cands = mask_bits(v["public_candidates"])
@@ -510,7 +527,7 @@ def _layers(v: dict[str, Any], map_json: str, seat: int | None, priv: dict[str, 
     if priv and seat == v["silver_seat"] and priv.get("choice_region"):
         # the vaguest statement still open to him, as the pirates would see it: its true side tinted blue
         _overlay_mask(img, mask_bits(priv["choice_region"]), "#0072B2", 70)
-    d = ImageDraw.Draw(img, "RGBA")
+    d = img.draw
     _hint_borders(d, v)
     for sr in v["searches"]:
         cx, cy = XY(sr["centre"])
@@ -523,7 +540,13 @@ def _layers(v: dict[str, Any], map_json: str, seat: int | None, priv: dict[str, 
     for f in v["fog"]:
         cx, cy = XY(f["centre"])
         r = 1.5 * PX
-        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(200, 200, 200, 190), outline="#606060", width=2)
+        img.over(
+            (cx - r, cy - r, cx + r, cy + r),
+            lambda fd, ox, oy, cx=cx, cy=cy, r=r: fd.ellipse(
+                (cx - r - ox, cy - r - oy, cx + r - ox, cy + r - oy), fill=(200, 200, 200, 190), outline="#606060",
+                width=2,
+            ),
+        )  # fmt: skip
         halo_text(d, (cx, cy), f"FOG →{f['expires']}", 16)
     if priv:
         _reach(d, v, seat, priv)
@@ -548,17 +571,17 @@ def _public_layers(v: dict[str, Any], map_json: str) -> Image.Image:
     )
     img = _PUBLIC_LAYERS.get(key)
     if img is None:
-        img = _PUBLIC_LAYERS[key] = _layers(v, map_json, None, None)
+        img = _PUBLIC_LAYERS[key] = _layers(v, map_json, None, None).img
     return img
 
 
-def draw_map(v: dict[str, Any], seat: int | None) -> Image.Image:
+def draw_map(v: dict[str, Any], seat: int | None) -> common.Picture:
     """The whole picture's map part (on a canvas-sized image): the layers, then the figures and their trails.
     A private picture (``seat`` with its view) is drawn whole; a public one starts from its remembered layers."""
     map_json = json.dumps(v["map"], sort_keys=True)
     priv = v.get("private") if seat is not None else None
-    img = _layers(v, map_json, seat, priv) if priv else _public_layers(v, map_json).copy()
-    d = ImageDraw.Draw(img, "RGBA")
+    img = _layers(v, map_json, seat, priv) if priv else common.Picture(_public_layers(v, map_json), _palette(map_json))
+    d = img.draw
     last = v.get("last") or {}
     for m, mi in v["miniatures"].items():
         for a, b, kind, _day in mi["trail"]:
@@ -597,7 +620,7 @@ def draw_map(v: dict[str, Any], seat: int | None) -> Image.Image:
     return img
 
 
-def _pirate_layers(img: Image.Image, d: ImageDraw.ImageDraw, v: dict[str, Any], priv: dict[str, Any]) -> None:
+def _pirate_layers(img: common.Picture, d: ImageDraw.ImageDraw, v: dict[str, Any], priv: dict[str, Any]) -> None:
     mp = v["map"]
     labels = {dd["id"]: dd for dd in mp["districts"]}
     for _m, ds in priv["districts"].items():
@@ -626,13 +649,22 @@ def _pirate_layers(img: Image.Image, d: ImageDraw.ImageDraw, v: dict[str, Any], 
     clip = Image.new("L", img.size, 0)
     ImageDraw.Draw(clip).rectangle((FRAME_X, FRAME_Y, X(MAP_W), Y(0)), fill=255)
     alpha = Image.composite(sectors.getchannel("A"), Image.new("L", img.size, 0), clip)
-    img.paste(sectors.convert("RGB"), (0, 0), alpha)
+    box = alpha.getbbox()
+    if box is not None:
+        img.paste(sectors.crop(box).convert("RGB"), box[:2], alpha.crop(box))
     for it in priv["info_tokens"]:
         cx, cy = XY(it["pos"])
         if it["token"] == "west":
-            d.rectangle((cx + 1, FRAME_Y, X(MAP_W), Y(0)), fill=(60, 60, 60, 55))
+            shade = (cx + 1, FRAME_Y, X(MAP_W), Y(0))
         elif it["token"] == "east":
-            d.rectangle((FRAME_X, FRAME_Y, cx - 1, Y(0)), fill=(60, 60, 60, 55))
+            shade = (FRAME_X, FRAME_Y, cx - 1, Y(0))
+        else:
+            shade = None
+        if shade is not None:
+            img.over(
+                shade, lambda sd, ox, oy, b=shade: sd.rectangle((b[0] - ox, b[1] - oy, b[2] - ox, b[3] - oy),
+                                                                  fill=(60, 60, 60, 55))
+            )  # fmt: skip
         halo_text(d, (cx, cy + 26), f"chest:{it['token']}", 16, private=True)
 
 
@@ -771,22 +803,20 @@ def _stars(days: list[dict[str, Any]]) -> list[str]:
 
 
 # -- the public picture, the private one and the close-up ------------------------------------------------------
-def _picture(view: dict[str, Any], seat: int | None = None) -> Image.Image:
-    img = draw_map(view, seat)
-    _panel(ImageDraw.Draw(img), view, seat if seat is not None and view.get("private") else None)
-    return img
+def _picture(view: dict[str, Any], seat: int | None = None) -> common.Picture:
+    pic = draw_map(view, seat)
+    _panel(pic.draw, view, seat if seat is not None and view.get("private") else None)
+    return pic
 
 
 def render(view: dict[str, Any], *, seat: int | None = None) -> bytes:
     """The public island (seat None) or ``seat``'s private picture, as PNG bytes."""
-    return _encode(_picture(view, seat), view, level=1 if seat is None else 6)
+    return _picture(view, seat).png()
 
 
-def _encode(img: Image.Image, view: dict[str, Any], level: int = 1) -> bytes:
-    """Level 1 for the board posts: the island's art makes zlib slow, and level 6 takes three times as long for
-    about 25% fewer bytes. A private picture, with its extra layers, is sent to one player only: level 6 keeps it
-    well under 100 KB."""
-    return common.to_png(img, palette(json.dumps(view["map"], sort_keys=True)), compress_level=level)
+def picture(view: dict[str, Any]) -> Image.Image:
+    """The public island as a palette image (a replay's frame)."""
+    return _picture(view).img
 
 
 def focus(view: dict[str, Any], seat: int | None = None) -> common.Box | None:
@@ -817,7 +847,7 @@ def focus(view: dict[str, Any], seat: int | None = None) -> common.Box | None:
 
 def zoom(view: dict[str, Any], seat: int | None = None) -> bytes:
     """A full-resolution close-up of the island around :func:`focus` (public view only)."""
-    return _encode(common.close_up(draw_map(view, None), focus(view, seat), (0, 0, MAP_R + 4, HEIGHT)), view)
+    return common.encode(common.close_up(draw_map(view, None).img, focus(view, seat), (0, 0, MAP_R + 4, HEIGHT)))
 
 
 def caption(view: dict[str, Any], seat: int | None = None) -> str:

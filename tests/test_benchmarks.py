@@ -4,15 +4,18 @@ Correctness only: no figure is compared with a budget here (benchmarks are print
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
+import time
+import zlib
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from benchmarks import __main__ as bench
-from benchmarks.render import capture_encoding, encode_blank
+from benchmarks.cpu import LoopWatch, floor_seconds, scanlines
 from rules import registry
 
 
@@ -26,6 +29,7 @@ def tiny_config() -> bench.Config:
         render_max=2,
         floor_repeats=1,
         section_seconds=1.0,
+        cpu_moves=3,
         host_points=[bench.HostPoint(2, 0.01, 4)],
         host_game="cartagena",
         processes=0,
@@ -46,7 +50,10 @@ def tiny_config() -> bench.Config:
 EXPECTED = [
     "cartagena engine action",
     "cartagena whole game, normal AIs",
-    "cartagena public picture time",
+    "cartagena public picture CPU time",
+    "cartagena CPU per move (3 moves",
+    "cartagena pictures per move",
+    "cartagena longest event-loop callback",
     "cartagena public picture size",
     "cartagena normal AI decision",
     "2 tables (",
@@ -76,8 +83,9 @@ def test_every_section_prints_its_rows(tmp_path: Path) -> None:
         if r.value:
             line = next(x for x in table.splitlines() if x.startswith(r.figure))
             assert line[at:].startswith(r.value), line
-    picture = next(r for r in rows if "public picture time" in r.figure)
-    assert picture.floor.endswith("blank") and picture.ratio.endswith("×") and picture.verdict in ("OK", "OVER")
+    picture = next(r for r in rows if "public picture CPU time" in r.figure)
+    assert picture.floor.endswith("deflate") and picture.ratio.endswith("×") and picture.verdict in ("OK", "OVER")
+    assert results["cpu"][0]["moves"] == 3 and results["cpu"][0]["floor"] > 0
     host = results["host"][0]
     assert host["actions"] == 4 and host["refused"] == 0 and host["internal_errors"] == 0
     # the host's time splits into drawing, commit and its own share, each measured
@@ -92,19 +100,44 @@ def test_every_section_prints_its_rows(tmp_path: Path) -> None:
     assert "samples" not in json.dumps(data["results"]["games"])
 
 
-def test_the_floor_encodes_like_the_renderer() -> None:
-    """The blank floor goes through the palette and the PNG settings the renderer really used."""
+def test_the_floor_deflates_the_pictures_own_pixels() -> None:
+    """The floor is the picture's final palette pixels as PNG scanlines, deflated again: nothing drawn, nothing
+    mapped, and a picture of more pixels costs more."""
     import renderers
 
     game = registry.get("cartagena")
-    view = game.view(game.new(2, {}, "floor"), None)
-    with capture_encoding() as found:
-        png = renderers.render("cartagena", view)
-    assert found, "the renderer's PNG encoding was not seen"
-    _, blank = encode_blank(found[-1])
-    picture, floor = Image.open(io.BytesIO(png)), Image.open(io.BytesIO(blank))
-    assert floor.size == picture.size and floor.mode == picture.mode == "P"
-    assert floor.getpalette() == picture.getpalette()
+    png = renderers.render("cartagena", game.view(game.new(2, {}, "floor"), None))
+    picture = Image.open(io.BytesIO(png))
+    rows = scanlines(picture)
+    assert rows == zlib.decompress(png[png.index(b"IDAT") + 4 : png.index(b"IEND") - 8])
+    assert len(rows) == (picture.width + 1) * picture.height and rows[:: picture.width + 1] == bytes(picture.height)
+    small = io.BytesIO()
+    picture.crop((0, 0, 200, 100)).save(small, format="PNG")
+    assert 0 < floor_seconds([small.getvalue()]) < floor_seconds([png, png])
+
+
+def test_the_loop_watch_names_the_longest_callback() -> None:
+    watch = LoopWatch()
+
+    async def heavy() -> None:
+        await asyncio.sleep(0)
+        end = time.thread_time() + 0.03
+        while time.thread_time() < end:
+            pass
+        await asyncio.sleep(0)
+
+    async def main() -> None:
+        watch.active = True
+        await asyncio.gather(heavy(), asyncio.sleep(0.01))
+        watch.active = False
+
+    watch.install()
+    try:
+        asyncio.run(main())
+    finally:
+        watch.uninstall()
+    assert watch.longest.cpu >= 0.03 and watch.over == 1
+    assert "heavy" in watch.longest.what and "test_benchmarks.py" in watch.longest.what
 
 
 def test_options_select_sections_and_points() -> None:
