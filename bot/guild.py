@@ -6,7 +6,7 @@ from typing import Any
 
 from bot import ratings
 from bot.api import Caller, Outputs, guarded
-from bot.outputs import clip, duration, quote
+from bot.outputs import clip, defang, duration, quote
 from bot.store import Store
 from rules import registry
 
@@ -62,9 +62,11 @@ class GuildCommands:
 
     @guarded
     async def stats(self, caller: Caller, user_id: int | None = None) -> Outputs:
+        # everything shown is this server's: a member's games elsewhere are not this server's business
         uid = caller.user_id if user_id is None else user_id
-        rows = await self.store.user_stats(uid)
-        who = "You have" if uid == caller.user_id else f"{await self.store.user_name(uid) or 'That member'} has"
+        rows = await self.store.user_stats(caller.guild_id, uid)
+        name = None if uid == caller.user_id else await self.store.user_name(caller.guild_id, uid)
+        who = "You have" if uid == caller.user_id else f"{defang(name) if name else 'That member'} has"
         rated = {g: (r, rank) for g, r, rank in await self.store.user_ratings(caller.guild_id, uid)}
         # a game only left half-way has no result row (the AI finished it) but is rated all the same
         played_games = {g for g, _, _ in rows}
@@ -105,7 +107,7 @@ class GuildCommands:
     @guarded
     async def forget_me(self, caller: Caller) -> Outputs:
         n = await self.store.forget_user(caller.user_id)
-        return Outputs(reply=f"Deleted your statistics and ratings ({n} game results).")
+        return Outputs(reply=f"Deleted your statistics and ratings on every server ({n} game results).")
 
     @guarded
     async def rules(self, game_id: str | None = None, section: str = "rules") -> Outputs:
