@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.discord import options
 from bot.discord.cogs import add_cogs
 from bot.discord.delivery import Delivery
 from bot.discord.views import DYNAMIC_ITEMS
@@ -42,7 +43,20 @@ INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord
 
 
 class ParleyTree(app_commands.CommandTree):
-    """Answers every failed command ephemerally (a refused check or a bad option), never with silence."""
+    """Refuses a command whose options do not fit its declaration (:mod:`bot.discord.options`) before it runs,
+    and answers every failed command ephemerally (a refused check or a bad option), never with silence."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        why = options.problem(interaction)
+        if why is None:
+            return True
+        # the values are the sender's: only the command's name is logged
+        log.info("refused /%s: an option outside its declaration", getattr(interaction.command, "qualified_name", "?"))
+        try:
+            await interaction.response.send_message(why, ephemeral=True)
+        except discord.HTTPException:
+            pass  # the interaction expired: nobody is left to tell
+        return False
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         if isinstance(error, app_commands.CheckFailure):
