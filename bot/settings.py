@@ -26,6 +26,7 @@ from dotenv import dotenv_values
 
 from bot.shards import ALL, ShardError, Shards
 from bot.store.base import redact_url
+from bot.store.errors import url_problem
 
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -108,6 +109,10 @@ def load(env_file: str | os.PathLike[str] | None = ".env", environ: Mapping[str,
         ai_seconds = -1.0
     if not 0.1 <= ai_seconds <= 30:
         raise SettingsError(f"PARLEY_AI_SECONDS must be a number of seconds from 0.1 to 30, not '{seconds}'.")
+    db_path = (values.get("PARLEY_DB", "") or "parley.sqlite3").strip()
+    problem = url_problem(db_path)
+    if problem is not None:
+        raise SettingsError(f"PARLEY_DB: {problem}.")
     takeover = (values.get("PARLEY_AI_TAKEOVER_LEVEL", "") or "normal").strip().lower()
     if takeover not in ("easy", "normal", "hard"):
         raise SettingsError(f"PARLEY_AI_TAKEOVER_LEVEL must be easy, normal or hard, not '{takeover}'.")
@@ -119,7 +124,7 @@ def load(env_file: str | os.PathLike[str] | None = ".env", environ: Mapping[str,
         ai_takeover_level=takeover,
         render_processes=int(render) if render else default_render_processes(),
         token=values.get("DISCORD_TOKEN", "").strip(),
-        db_path=(values.get("PARLEY_DB", "") or "parley.sqlite3").strip(),
+        db_path=db_path,
         dev_guild=int(guild) if guild else None,
         log_level=level,
     )

@@ -11,10 +11,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import sqlite3
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 
 import aiohttp
+import asyncpg
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
@@ -26,7 +28,8 @@ from bot.discord.views import DYNAMIC_ITEMS
 from bot.factory import build_host
 from bot.lease import LeaseError, ShardLease
 from bot.settings import Settings, configure_logging
-from bot.store import is_postgres_url
+from bot.store import StoreError, is_postgres_url
+from bot.store.errors import failure
 from bot.tables import TableHost
 
 log = logging.getLogger("parley.discord")
@@ -36,6 +39,7 @@ EXIT_BAD_TOKEN = 2
 EXIT_NO_CONNECTION = 1
 EXIT_BAD_SETTINGS = 2
 EXIT_SHARDS_TAKEN = 3  # another process serves these shards (or this one lost its lease): a supervisor retries
+EXIT_BAD_DATABASE = 2  # a database that cannot be used (unreachable: StoreError.exit_code, 1)
 #: at shutdown, how long commands already being handled may take to finish before the database closes
 IN_FLIGHT_SECONDS = 5.0
 #: the names discord.py gives the tasks that run a slash command or a component's callback
@@ -214,6 +218,13 @@ def _guarded(settings: Settings, main: Callable[[str], Awaitable[None]]) -> int:
     except LeaseError as error:
         _fail(str(error))
         return EXIT_SHARDS_TAKEN
+    except StoreError as error:
+        _fail(str(error))
+        return error.exit_code
+    except (sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        # the database failed after it opened (a corrupt page met while restoring tables, the disk full)
+        _fail(str(failure(settings.db_path, error) or f"the database failed ({type(error).__name__})"))
+        return EXIT_BAD_DATABASE
     except KeyboardInterrupt:
         return 0
     return 0
@@ -246,17 +257,14 @@ def run(settings: Settings) -> int:
     async def main(token: str) -> None:
         shards = settings.shards
         lease: ShardLease | None = None
-        if is_postgres_url(settings.db_path):
-            lease = ShardLease(settings.db_path, shards, settings.lease_seconds)
-            try:
-                await lease.acquire()
-            except BaseException:
-                await lease.release()
-                raise
+        host = build_host(settings)
         try:
-            bot = ParleyBot(
-                build_host(settings), dev_guild=settings.dev_guild, shard_count=shards.count, shard_ids=shards.ids
-            )
+            if is_postgres_url(settings.db_path):
+                lease = ShardLease(settings.db_path, shards, settings.lease_seconds)
+                await lease.acquire()
+            # the database first: one that cannot be used stops the start here, in one line, before Discord
+            await host.store.open()
+            bot = ParleyBot(host, dev_guild=settings.dev_guild, shard_count=shards.count, shard_ids=shards.ids)
             lost: list[str] = []
             async with bot:
                 _close_on_sigterm(bot)
@@ -273,6 +281,9 @@ def run(settings: Settings) -> int:
             if lost:
                 raise LeaseError(f"lost the lease of {shards.describe()} ({lost[0]}); stopped so it is served once")
         finally:
+            # whatever stopped the start (a bad database, a refused token, an exception in set-up): nothing may be
+            # left open, or the store's thread and the workers would keep the process alive
+            await host.close()
             if lease is not None:
                 await lease.release()
 

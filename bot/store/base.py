@@ -437,7 +437,10 @@ class Store:
         return f"{type(self).__name__}({redact_url(self.url)!r})"
 
     # -- what a backend provides ---------------------------------------------------------------------------
-    async def open(self) -> None:
+    async def open(self, *, create: bool = True) -> None:
+        """Connect and migrate. A database that cannot be used raises :class:`bot.store.errors.StoreError` (one
+        line for the operator) with nothing left open; ``create=False`` refuses a SQLite file that does not exist
+        yet (a typo in ``--db`` must not make an empty database)."""
         raise NotImplementedError
 
     async def close(self) -> None:
