@@ -122,7 +122,8 @@ class ParleyBot(commands.AutoShardedBot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.mode != "run":
             return
-        await self.host.start()
+        # the worker processes boot once the recovery is done: on a small machine their boot would hold it up
+        await self.host.start(workers=False)
         self._host_started = True
         self.tick_loop.start()
         self._recovery = asyncio.create_task(self._repost_lost_boards())
@@ -133,7 +134,9 @@ class ParleyBot(commands.AutoShardedBot):
             log.info("synced %d commands to the development guild %s", len(synced), self.dev_guild)
 
     async def _repost_lost_boards(self) -> None:
-        """A crash between a committed move and its board post must not leave the channel showing an old board."""
+        """A crash between a committed move and its board post must not leave the channel showing an old board.
+        The boards go first, their pictures drawn in this process (no worker has booted yet), then the DMs; then
+        the worker processes start."""
         try:
             for out in await self.host.lost_boards():
                 await self.delivery.deliver(out)
@@ -144,6 +147,7 @@ class ParleyBot(commands.AutoShardedBot):
                 await self.delivery.deliver(out)
         except Exception:
             log.exception("sending DMs owed after a restart failed")
+        self.host.start_workers()  # not when cancelled: a bot closing must not boot workers
 
     @tasks.loop(seconds=TICK_SECONDS)
     async def tick_loop(self) -> None:
