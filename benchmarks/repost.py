@@ -11,7 +11,12 @@ again, warm (the pictures' own CPU cost), and when the render workers became rea
 for; ``--wait-for-workers`` measures that old behaviour); and the main process's memory at the reposts (the
 renderers' caches of the boards drawn there) and once a worker draws again (those caches dropped).
 
-    python -m benchmarks.repost [--rounds 3] [--processes N] [--wait-for-workers]
+    python -m benchmarks.repost [--rounds 3] [--processes N] [--games cartagena,flagon] [--wait-for-workers]
+                                [--parley-run]
+
+``--parley-run`` measures the target itself, from READY: each round runs the real ``parley run`` (a copy of the
+database each time) against the loopback fake Discord of the tests (``tests/discord/fakediscord.py``, so from a
+source checkout) and prints when each lost board's post arrived, counted from the moment the fake sent READY.
 
 Printed, never asserted.
 """
@@ -39,15 +44,16 @@ GUILD = 1
 MOVES = 12
 
 
-async def lost_boards_database(path: str) -> int:
-    """One running table per game, ``MOVES`` moves in, whose saved board post shows the state before the last
-    move. Returns the number of tables."""
+async def lost_boards_database(path: str, games: list[str] | None = None) -> int:
+    """One running table per game (``games``, default all), ``MOVES`` moves in, whose saved board post shows the
+    state before the last move. Returns the number of tables."""
     from benchmarks.startup import _blank
 
     host = TableHost(Store(path), ai_seed="repost-bench", renderer=_blank)
     await host.start()
     try:
-        for channel, game_id in enumerate(registry.game_ids(), start=10):
+        chosen = games or registry.game_ids()
+        for channel, game_id in enumerate(chosen, start=10):
             ana, ben = Caller(GUILD, channel, 1, "Ana", moderator=True), Caller(GUILD, channel, 2, "Ben")
             assert (await host.open(ana, game_id, {}, seed=f"repost-{game_id}")).ok
             assert (await host.join(ben)).ok
@@ -63,7 +69,7 @@ async def lost_boards_database(path: str) -> int:
             assert summary is not None and summary.status == "running", game_id
             # what the transport saved for the board before the last move; the last move's post was lost
             await host.store.save_board_post(summary.table_id, "lost", channel, 1, summary.state_no - 1)
-        return len(registry.game_ids())
+        return len(chosen)
     finally:
         await host.close()
 
@@ -114,11 +120,64 @@ async def one_round(path: str, processes: int, wait_for_workers: bool) -> dict[s
     }
 
 
+def after_ready(path: str, tables: int, rounds: int, processes: int, wait_for_workers: bool) -> None:
+    """``--parley-run``: the real command line, killed after each round; the board posts' arrival after READY."""
+    import os
+    import shutil
+
+    from tests.discord.fakediscord import GOOD_TOKEN, FakeDiscord
+
+    class Timed(FakeDiscord):
+        ready_at: float = 0.0
+
+        async def _identify(self, ws: object, request: object, data: dict[str, object]) -> None:
+            await super()._identify(ws, request, data)  # type: ignore[arg-type]
+            assert self._loop is not None
+            self.ready_at = self._loop.time()
+
+    root = Path(__file__).resolve().parents[1]
+    for n in range(1, rounds + 1):
+        copy = f"{path}.{n}"
+        shutil.copy(path, copy)
+        fake = Timed()
+        fake.start()
+        env = dict(
+            os.environ,
+            DISCORD_TOKEN=GOOD_TOKEN,
+            PARLEY_DB=copy,
+            PARLEY_LOG_LEVEL="WARNING",
+            PARLEY_RENDER_PROCESSES=str(processes),
+        )
+        patch = "import bot.workers as w; w.WorkerPool.any_ready = lambda self: True; " if wait_for_workers else ""
+        code = f"import runpy, sys; {patch}sys.argv = sys.argv[:1] + sys.argv[1:]; runpy.run_module('tests.discord.fakediscord', run_name='__main__')"
+        child = subprocess.Popen(
+            [sys.executable, "-c", code, str(fake.port), "--env-file", "/nonexistent", "run"], cwd=root, env=env
+        )
+        try:
+            deadline = time.monotonic() + 120
+            posts: list[float] = []
+            while time.monotonic() < deadline:
+                posts = [
+                    r.at for r in fake.requests if r.method == "POST" and "/channels/" in r.path and r.status < 300
+                ]
+                if len(posts) >= tables and fake.ready_at:
+                    break
+                time.sleep(0.05)
+            shown = ", ".join(f"{at - fake.ready_at:+.2f}" for at in posts) or "none"
+            print(f"round {n}: lost boards posted at {shown} s after READY")
+        finally:
+            child.terminate()
+            child.wait(30)
+            fake.stop()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.repost", description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--processes", type=int, default=default_render_processes(), help="render workers")
     parser.add_argument("--wait-for-workers", action="store_true", help="measure the old behaviour")
+    parser.add_argument("--games", default=None, help="the games with a lost board, comma-separated (default all)")
+    parser.add_argument("--parley-run", action="store_true", help="the real parley run, timed from READY")
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -126,9 +185,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     with tempfile.TemporaryDirectory() as folder:
         path = str(Path(folder) / "parley.sqlite3")
-        tables = asyncio.run(lost_boards_database(path))
+        games = [registry.get(g.strip()).info.id for g in args.games.split(",")] if args.games else None
+        tables = asyncio.run(lost_boards_database(path, games))
         mode = "waiting for a worker (old)" if args.wait_for_workers else "drawn here until a worker is ready"
         print(f"{tables} lost boards, {args.processes} render workers, {mode}")
+        if args.parley_run:
+            after_ready(path, tables, args.rounds, args.processes, args.wait_for_workers)
+            return 0
         for n in range(1, args.rounds + 1):
             command = [sys.executable, "-m", "benchmarks.repost", "--child", path, "--processes", str(args.processes)]
             if args.wait_for_workers:

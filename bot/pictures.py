@@ -129,8 +129,8 @@ class Pictures:
             if priority == PICTURE and not self.pool.any_ready():
                 # The workers are still booting (a few seconds after a start, the renderers warmed up in each) or
                 # all being replaced: a picture is needed now (a board a crash lost, the first move after a
-                # restart), so it is drawn here, in a thread, rather than after the boot. A replay can wait.
-                self.pool.start()
+                # restart), so it is drawn here, in a thread, rather than after the boot. A replay can wait. (The
+                # pool is not started from here: parley run boots it once the lost boards are out.)
                 self._drew_here = True
                 return await loop.run_in_executor(self._local(), fn, *args)
             if self._drew_here:

@@ -9,6 +9,7 @@ so it is never done on every start). A missing or rejected token gives one line 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import sqlite3
@@ -114,6 +115,7 @@ class ParleyBot(commands.AutoShardedBot):
         self.dev_guild = dev_guild
         self.mode = mode
         self._host_started = False
+        self._closing = False
         self._recovery: asyncio.Task[None] | None = None
         self.tick_loop.change_interval(seconds=tick_seconds)
 
@@ -141,13 +143,17 @@ class ParleyBot(commands.AutoShardedBot):
             for out in await self.host.lost_boards():
                 await self.delivery.deliver(out)
         except Exception:
-            log.exception("reposting boards after a restart failed")
+            if not self._closing:
+                log.exception("reposting boards after a restart failed")
         try:
-            for out in await self.host.lost_dms():  # DMs a crash kept from going out, each once
-                await self.delivery.deliver(out)
+            if not self._closing:
+                for out in await self.host.lost_dms():  # DMs a crash kept from going out, each once
+                    await self.delivery.deliver(out)
         except Exception:
-            log.exception("sending DMs owed after a restart failed")
-        self.host.start_workers()  # not when cancelled: a bot closing must not boot workers
+            if not self._closing:
+                log.exception("sending DMs owed after a restart failed")
+        if not self._closing:  # a bot closing must not boot workers
+            self.host.start_workers()
 
     @tasks.loop(seconds=TICK_SECONDS)
     async def tick_loop(self) -> None:
@@ -181,10 +187,14 @@ class ParleyBot(commands.AutoShardedBot):
         log.warning("closing with commands still in flight after %.0f s", timeout)
 
     async def close(self) -> None:
+        self._closing = True
         if self.tick_loop.is_running():
             self.tick_loop.cancel()
         if self._recovery is not None and not self._recovery.done():
+            # waited for: cancelled half-way through a commit, it must finish rolling back before the store closes
             self._recovery.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._recovery
         if self._host_started:
             await self._wait_in_flight(IN_FLIGHT_SECONDS)
         await self.delivery.drain()

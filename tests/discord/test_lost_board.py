@@ -11,6 +11,7 @@ machine), and meanwhile the newest buttons answered "This board is out of date".
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -73,3 +74,38 @@ async def test_a_board_lost_in_a_crash_is_reposted_before_any_render_worker_is_r
         gate.touch()
         await bot.close()
         await asyncio.wait_for(runner, 30)
+
+
+async def test_a_bot_stopped_during_the_repost_stops_cleanly_and_boots_no_worker(
+    fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """SIGTERM while the lost boards are being reposted: the repost is cancelled half-way through saving its board
+    post. The bot waits for it to unwind before the database closes (it used to close the database under it, and
+    log two tracebacks on the way out), and does not start worker processes it is about to stop."""
+    db = tmp_path / "parley.sqlite3"
+    async with running_bot(db) as bot:
+        await Ana(fake, host_state(bot)).open_table()
+        caller = Caller(GUILD_ID, CHANNEL, ANA.id, ANA.name, moderator=True)
+        assert (await bot.host.play(caller, (await bot.host.choices(caller))[0].action)).ok  # its board is lost
+
+    host = TableHost(Store(str(db)), ai_seed="discord-tests", renderer=fast_renderer, render_processes=1)
+    saving, real_save = asyncio.Event(), host.store.save_board_post
+
+    async def slow_save(*args: object) -> None:
+        saving.set()
+        try:
+            await asyncio.sleep(60)  # a commit that takes a while
+        except asyncio.CancelledError:
+            await host.store.schema_version()  # rolling back needs the database still open
+            raise
+        await real_save(*args)  # type: ignore[arg-type]
+
+    host.store.save_board_post = slow_save  # type: ignore[method-assign]
+    bot = ParleyBot(host, dev_guild=GUILD_ID, shard_count=1)
+    runner = asyncio.create_task(bot.start(GOOD_TOKEN))
+    with caplog.at_level(logging.WARNING):
+        await asyncio.wait_for(saving.wait(), 20)
+        await asyncio.wait_for(bot.close(), 30)  # what SIGTERM does
+        await asyncio.wait_for(runner, 30)
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    assert host.pictures.pool is not None and not host.pictures.pool._started  # noqa: SLF001 - no worker booted
