@@ -166,6 +166,23 @@ def _play(args: argparse.Namespace) -> int:
     )
 
 
+def _database_failure(exc: BaseException, *urls: str) -> int | None:
+    """A database failure of a one-shot command as one line on stderr, and its exit code; None for anything
+    else (a bug keeps its traceback). ``urls``: the databases the command uses, the one that failed first."""
+    from bot.store import is_postgres_url
+    from bot.store.errors import failure
+
+    postgres = [u for u in urls if is_postgres_url(u)]
+    sqlite = [u for u in urls if not is_postgres_url(u)]
+    error = None
+    for url in postgres[:1] + sqlite[:1]:
+        error = error or failure(url, exc)
+    if error is None:
+        return None
+    print(f"parley: {error}", file=sys.stderr)
+    return error.exit_code
+
+
 def _db_copy(args: argparse.Namespace) -> int:
     from bot.store import redact_url
     from bot.store.copy import CopyError, copy_database
@@ -176,6 +193,11 @@ def _db_copy(args: argparse.Namespace) -> int:
     except CopyError as exc:
         print(f"parley: {exc}", file=sys.stderr)
         return 2
+    except Exception as exc:
+        code = _database_failure(exc, args.source, args.target)
+        if code is None:
+            raise
+        return code
     rows = ", ".join(f"{n} {t}" for t, n in report.rows.items())
     print(f"copied {redact_url(args.source)} -> {redact_url(args.target)}: {rows}; {report.replayed} logs replayed")
     for line in report.mismatches:
@@ -225,13 +247,20 @@ def _ratings(args: argparse.Namespace) -> int:
 
     async def rebuild() -> int:
         store = build_store(settings)
-        await store.open()
+        await store.open(create=False)  # a typo in --db must not create an empty database
         try:
             return await store.rebuild_ratings()
         finally:
             await store.close()
 
-    print(f"Rated {asyncio.run(rebuild())} finished games.")
+    try:
+        rated = asyncio.run(rebuild())
+    except Exception as exc:
+        code = _database_failure(exc, settings.db_path)
+        if code is None:
+            raise
+        return code
+    print(f"Rated {rated} finished games.")
     return 0
 
 

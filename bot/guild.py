@@ -6,7 +6,7 @@ from typing import Any
 
 from bot import ratings
 from bot.api import Caller, Outputs, guarded
-from bot.outputs import clip, duration, quote
+from bot.outputs import clip, defang, duration, quote
 from bot.store import Store
 from rules import registry
 
@@ -30,26 +30,18 @@ class GuildCommands:
     # -- settings and statistics ---------------------------------------------------------------------
     @guarded
     async def config(self, caller: Caller, **settings: Any) -> Outputs:
+        """Change the server's settings. Every value is checked here against its declared range and type, whatever
+        the transport let through: Discord's client enforces a command's min/max, a forged interaction need not."""
         if not caller.admin:
             return Outputs(ok=False, reply="Only members with Manage Server can change Parley's settings.")
         current = dict(await self._guild_settings(caller.guild_id))
         for key, value in settings.items():
             if value is None and key != "host_role_id":
                 continue
-            if key == "host_role_id":
-                current[key] = None if value in (None, 0, "", "none") else int(value)
-            elif key in ("anyone_can_open", "ai_takeover"):
-                current[key] = value if isinstance(value, bool) else str(value).lower() in ("1", "true", "yes", "on")
-            elif key == "turn_limit_seconds":
-                seconds = int(value)
-                if seconds < 60:
-                    return Outputs(ok=False, reply="The turn time limit must be at least 60 seconds.")
-                current[key] = seconds
-            else:
-                return Outputs(
-                    ok=False,
-                    reply=f"Unknown setting '{key}'; settings: host_role_id, anyone_can_open, turn_limit_seconds, ai_takeover.",
-                )
+            checked = _checked_setting(key, value)
+            if isinstance(checked, _Refusal):
+                return Outputs(ok=False, reply=checked.reply)
+            current[key] = checked
         await self.store.save_settings(caller.guild_id, current)
         self._settings[caller.guild_id] = current
         role = f"<@&{current['host_role_id']}>" if current["host_role_id"] else "none"
@@ -62,9 +54,11 @@ class GuildCommands:
 
     @guarded
     async def stats(self, caller: Caller, user_id: int | None = None) -> Outputs:
+        # everything shown is this server's: a member's games elsewhere are not this server's business
         uid = caller.user_id if user_id is None else user_id
-        rows = await self.store.user_stats(uid)
-        who = "You have" if uid == caller.user_id else f"{await self.store.user_name(uid) or 'That member'} has"
+        rows = await self.store.user_stats(caller.guild_id, uid)
+        name = None if uid == caller.user_id else await self.store.user_name(caller.guild_id, uid)
+        who = "You have" if uid == caller.user_id else f"{defang(name) if name else 'That member'} has"
         rated = {g: (r, rank) for g, r, rank in await self.store.user_ratings(caller.guild_id, uid)}
         # a game only left half-way has no result row (the AI finished it) but is rated all the same
         played_games = {g for g, _, _ in rows}
@@ -105,7 +99,7 @@ class GuildCommands:
     @guarded
     async def forget_me(self, caller: Caller) -> Outputs:
         n = await self.store.forget_user(caller.user_id)
-        return Outputs(reply=f"Deleted your statistics and ratings ({n} game results).")
+        return Outputs(reply=f"Deleted your statistics and ratings on every server ({n} game results).")
 
     @guarded
     async def rules(self, game_id: str | None = None, section: str = "rules") -> Outputs:
@@ -127,6 +121,49 @@ class GuildCommands:
                 return Outputs(reply=f"**{title} — cards**\n{title} is played without cards.")
             return Outputs(reply="\n".join([f"**{title} — cards**", *(f"• **{name}**: {text}" for name, text in cards)]))
         return Outputs(reply=f"**{title}**\n{game.info.rules or game.info.blurb}")
+
+
+#: /config's turn time limit, in minutes: what the slash command declares and what the host accepts
+TURN_LIMIT_MINUTES = (1, 43_200)
+#: a Discord id (a role's) is a positive 64-bit integer; anything bigger would not even fit PostgreSQL's BIGINT
+MAX_SNOWFLAKE = 2**63 - 1
+_YES, _NO = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+SETTINGS = ("host_role_id", "anyone_can_open", "turn_limit_seconds", "ai_takeover")
+
+
+class _Refusal:
+    def __init__(self, reply: str) -> None:
+        self.reply = reply
+
+
+def _checked_setting(key: str, value: Any) -> Any:
+    """The stored value of one setting, or a :class:`_Refusal` naming what is allowed."""
+    if key == "host_role_id":
+        if value in (None, 0, "", "none"):
+            return None
+        if _whole(value) and 0 < int(value) <= MAX_SNOWFLAKE:
+            return int(value)
+        return _Refusal("The host role must be one of this server's roles, or none.")
+    if key in ("anyone_can_open", "ai_takeover"):
+        if isinstance(value, bool):
+            return value
+        word = str(value).strip().lower()
+        if word in _YES or word in _NO:
+            return word in _YES
+        return _Refusal(f"{key.replace('_', ' ').capitalize()} is on or off.")
+    if key == "turn_limit_seconds":
+        low, high = TURN_LIMIT_MINUTES
+        if _whole(value) and low * 60 <= int(value) <= high * 60:
+            return int(value)
+        return _Refusal(f"The turn time limit must be from {low} minute to {high:,} minutes ({high // 1440} days).")
+    return _Refusal(f"Unknown setting '{quote(str(key))}'; settings: {', '.join(SETTINGS)}.")
+
+
+def _whole(value: Any) -> bool:
+    """A whole number: an integer or a float without a fraction (not a bool, not text)."""
+    if isinstance(value, float):
+        return value.is_integer()
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def rating_text(r: ratings.Rating) -> str:

@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bot.shards import Shards, format_ranges
+from bot.store.base import redact_url
+from bot.store.errors import url_problem
 
 log = logging.getLogger("parley.lease")
 
@@ -118,6 +120,7 @@ class ShardLease:
         self.clock = clock
         self.valid_until = 0.0  # local clock: after this the holder must assume the lease has lapsed
         self.lost = False
+        self.claimed = False  # rows of this holder may exist (set by a successful acquire)
         self._conn = None  # asyncpg.Connection, imported lazily so SQLite users never load asyncpg
         self._task: asyncio.Task[None] | None = None
 
@@ -149,6 +152,9 @@ class ShardLease:
         """Claim every shard of this process in one transaction, or raise :class:`LeaseConflict` (nothing
         claimed) naming who holds them until when."""
         ids, count = _claimed(self.shards)
+        problem = url_problem(self.url)
+        if problem is not None:
+            raise LeaseError(problem)
         started = self.clock()
         try:
             conn = await self._connection()
@@ -177,12 +183,18 @@ class ShardLease:
             raise
         except (TimeoutError, OSError) as exc:
             await self._drop_connection()
-            raise LeaseError(f"cannot reach PostgreSQL to claim {self.shards.describe()} ({type(exc).__name__})") from None
+            raise LeaseError(
+                f"cannot reach PostgreSQL to claim {self.shards.describe()} ({type(exc).__name__})"
+            ) from None
         except Exception as exc:
             await self._drop_connection()
-            if type(exc).__module__.startswith("asyncpg"):
-                raise LeaseError(f"PostgreSQL refused the claim on {self.shards.describe()}: {exc}") from None
+            if type(exc).__module__.startswith("asyncpg") or isinstance(exc, ValueError):
+                why = " ".join(str(exc).split()) or type(exc).__name__
+                raise LeaseError(
+                    f"PostgreSQL at {redact_url(self.url)} refused the claim on {self.shards.describe()}: {why}"
+                ) from None
             raise
+        self.claimed = True
         self.valid_until = started + self.seconds * (1 - MARGIN)
         taken = sorted({r["holder"] for r in lapsed if r["shard"] in ids})
         if taken:
@@ -241,10 +253,11 @@ class ShardLease:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
             self._task = None
-        if not self.lost:
+        if self.claimed and not self.lost:  # a start that failed claimed nothing: nothing to give back
             try:
                 conn = await self._connection()
                 await conn.execute(f"DELETE FROM {TABLE} WHERE holder = $1", self.holder)
             except Exception as exc:  # noqa: BLE001 - it lapses by itself
                 log.warning("could not release the lease (%s); it lapses by itself", type(exc).__name__)
+        self.claimed = False
         await self._drop_connection()

@@ -3,7 +3,10 @@
 In production (:func:`bot.factory.build_host`) they are drawn in worker processes (:class:`bot.workers.WorkerPool`),
 so CPU-bound drawing never competes with the event loop, which carries the gateway heartbeats and the 3-second
 interaction deadline, for the GIL. A worker that dies is replaced and the picture it owed is drawn again once; a
-picture that still fails is None and its post says so. Tests may draw in two threads instead (``processes=0``).
+picture that still fails is None and its post says so. Until a first worker is ready (each boots and warms every
+renderer: seconds after a start, longer on a busy machine) pictures are drawn in a thread of this process instead,
+so a board lost in a crash or the first move after a restart is not held back by the boot. Tests may draw in two
+threads instead (``processes=0``).
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from typing import Any
 
 import renderers
 from bot.replay import MAX_FRAMES, Move, gif, sampled_views
-from bot.workers import WorkerPool
+from bot.workers import WorkerPool, trim_heap
+from renderers.common import clear_caches
 from rules import registry
 
 log = logging.getLogger("parley.tables")
@@ -51,6 +55,13 @@ def warm_renderers() -> None:
             renderers.render(game_id, game.view(game.new(game.info.min_players, {}, "warm-up"), None), seat=None)
         except Exception as exc:  # noqa: BLE001 - a failed warm-up only makes the first picture slower
             log.warning("warming up the %s renderer failed: %s", game_id, type(exc).__name__)
+
+
+def forget_drawings() -> None:
+    """Drop what drawing cached in this process (the renderers' backgrounds and sprites) and give the memory back:
+    in the main process once a worker draws again."""
+    clear_caches()
+    trim_heap()
 
 
 def render_job(fn: Renderer | None, game_id: str, view: dict[str, Any], seat: int | None) -> bytes:
@@ -100,6 +111,7 @@ class Pictures:
             self._threads = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="parley-render")
         # a replay holds its worker for a second or more: with two or more workers, one is always left for moves
         self._replays = asyncio.Semaphore(max(1, processes - 1))
+        self._drew_here = False  # pictures were drawn in this process while no worker was ready
 
     def start(self) -> None:
         """Start the worker processes in the background; pictures asked for meanwhile wait for the first."""
@@ -115,9 +127,28 @@ class Pictures:
         return self.pool.pids() if self.pool is not None else []
 
     async def _run(self, fn: Callable[..., Any], *args: Any, priority: int, timeout: float) -> Any:
+        loop = asyncio.get_running_loop()
         if self.pool is not None:
+            if priority == PICTURE and not self.pool.any_ready():
+                # The workers are still booting (a few seconds after a start, the renderers warmed up in each) or
+                # all being replaced: a picture is needed now (a board a crash lost, the first move after a
+                # restart), so it is drawn here, in a thread, rather than after the boot. A replay can wait. (The
+                # pool is not started from here: parley run boots it once the lost boards are out.)
+                self._drew_here = True
+                return await loop.run_in_executor(self._local(), fn, *args)
+            if self._drew_here:
+                # a worker is ready: what those drawings cached in this process (up to ~75 MB with every game's
+                # backgrounds) is not needed any more
+                self._drew_here = False
+                loop.run_in_executor(self._local(), forget_drawings)
             return await self.pool.run(fn, *args, priority=priority, timeout=timeout, trim=priority == REPLAY)
-        return await asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
+        return await loop.run_in_executor(self._threads, fn, *args)
+
+    def _local(self) -> concurrent.futures.ThreadPoolExecutor:
+        """The thread that draws in this process while no worker is ready (created when first needed)."""
+        if self._threads is None:
+            self._threads = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="parley-render-local")
+        return self._threads
 
     async def render_many(self, game_id: str, jobs: list[Job]) -> list[bytes | None]:
         """Draw pictures in parallel; a picture that fails is None (logged), never an exception."""

@@ -55,9 +55,8 @@ class RestoreMixin:
                 self.internal_errors += 1
                 log.error("table %s could not be restored: %s", row.id, type(exc).__name__)
             row.snapshot = None  # the state is a copy: let its memory serve the next tables
+        # the worker processes boot afterwards (TableHost.start_workers): their warm-up would slow the indexing
         log.info("restored %d tables (logs are replayed when a table is first touched)", len(rows))
-        # the render workers boot now, in the background: on a small machine their warm-up would slow the indexing
-        self.pictures.start()
 
     async def _restore(self, row: TableRow, seats: list[SeatRow], deadlines: dict[int, DeadlineRow]) -> None:
         """Index a table at start-up: its seats, state (from the snapshot) and deadlines; not its log."""

@@ -16,7 +16,6 @@ without renewal, so how long a replacement waits after a crash; default 30).
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -24,8 +23,10 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from bot import logs
 from bot.shards import ALL, ShardError, Shards
 from bot.store.base import redact_url
+from bot.store.errors import url_problem
 
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -108,6 +109,10 @@ def load(env_file: str | os.PathLike[str] | None = ".env", environ: Mapping[str,
         ai_seconds = -1.0
     if not 0.1 <= ai_seconds <= 30:
         raise SettingsError(f"PARLEY_AI_SECONDS must be a number of seconds from 0.1 to 30, not '{seconds}'.")
+    db_path = (values.get("PARLEY_DB", "") or "parley.sqlite3").strip()
+    problem = url_problem(db_path)
+    if problem is not None:
+        raise SettingsError(f"PARLEY_DB: {problem}.")
     takeover = (values.get("PARLEY_AI_TAKEOVER_LEVEL", "") or "normal").strip().lower()
     if takeover not in ("easy", "normal", "hard"):
         raise SettingsError(f"PARLEY_AI_TAKEOVER_LEVEL must be easy, normal or hard, not '{takeover}'.")
@@ -119,39 +124,13 @@ def load(env_file: str | os.PathLike[str] | None = ".env", environ: Mapping[str,
         ai_takeover_level=takeover,
         render_processes=int(render) if render else default_render_processes(),
         token=values.get("DISCORD_TOKEN", "").strip(),
-        db_path=(values.get("PARLEY_DB", "") or "parley.sqlite3").strip(),
+        db_path=db_path,
         dev_guild=int(guild) if guild else None,
         log_level=level,
     )
 
 
-class RedactSecrets(logging.Filter):
-    """Replaces the token in every log record (message and arguments) by ``[token]``."""
-
-    def __init__(self, *secrets: str) -> None:
-        super().__init__()
-        self.secrets = [s for s in secrets if s]
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if not self.secrets:
-            return True
-        text = record.getMessage()
-        if record.exc_info and record.exc_info[1] is not None:
-            text += "\n" + logging.Formatter().formatException(record.exc_info)
-            record.exc_info = None
-        for secret in self.secrets:
-            text = text.replace(secret, "[token]")
-        record.msg, record.args = text, None
-        return True
-
-
 def configure_logging(settings: Settings) -> None:
-    """Readable logs on stderr at the configured level, with the token redacted from every record."""
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s", "%Y-%m-%d %H:%M:%S"))
-    handler.addFilter(RedactSecrets(settings.token))
-    root = logging.getLogger()
-    for old in list(root.handlers):
-        root.removeHandler(old)
-    root.addHandler(handler)
-    root.setLevel(settings.log_level)
+    """Readable logs on stderr at the configured level; no record holds the token or a private text
+    (:mod:`bot.logs`)."""
+    logs.configure(settings.log_level, settings.token)

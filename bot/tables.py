@@ -122,14 +122,23 @@ class TableHost(
         #: DMs are stored until the transport says they went out (bot.restore): set by a transport that reports it
         self.dms_tracked = False
 
-    async def start(self, caller: Caller | None = None) -> Outputs:
-        """Without a caller: start the host (see :meth:`RestoreMixin._start_host`). With a caller: ``/table
-        start`` (same as :meth:`start_table`)."""
+    async def start(self, caller: Caller | None = None, *, workers: bool = True) -> Outputs:
+        """Without a caller: start the host (see :meth:`RestoreMixin._start_host`) and, unless ``workers`` is
+        False, its worker processes (:meth:`start_workers`). With a caller: ``/table start`` (same as
+        :meth:`start_table`)."""
         if caller is not None:
             return await self.start_table(caller)
         await self._start_host()
-        self.ai.start()
+        if workers:
+            self.start_workers()
         return Outputs()
+
+    def start_workers(self) -> None:
+        """Start the render and AI worker processes in the background (idempotent). Their boot takes seconds of
+        CPU each, so the Discord transport starts them only once the boards and DMs a crash lost are out: on a
+        small machine the boot would otherwise slow those down. Pictures needed meanwhile are drawn here."""
+        self.pictures.start()
+        self.ai.start()
 
     async def close(self) -> None:
         await self._stop_timers()

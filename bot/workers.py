@@ -184,6 +184,10 @@ class WorkerPool:
         self.start()
         await asyncio.gather(*(asyncio.to_thread(s.ready.wait, timeout) for s in self._slots))
 
+    def any_ready(self) -> bool:
+        """Whether at least one worker has started and can take a job now."""
+        return any(slot.ready.is_set() for slot in self._slots)
+
     def pids(self) -> list[int]:
         """The process ids of the live workers."""
         pids = []

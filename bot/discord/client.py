@@ -9,23 +9,28 @@ so it is never done on every start). A missing or rejected token gives one line 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
+import sqlite3
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 
 import aiohttp
+import asyncpg
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.discord import options
 from bot.discord.cogs import add_cogs
 from bot.discord.delivery import Delivery
 from bot.discord.views import DYNAMIC_ITEMS
 from bot.factory import build_host
 from bot.lease import LeaseError, ShardLease
 from bot.settings import Settings, configure_logging
-from bot.store import is_postgres_url
+from bot.store import StoreError, is_postgres_url
+from bot.store.errors import failure
 from bot.tables import TableHost
 
 log = logging.getLogger("parley.discord")
@@ -35,6 +40,7 @@ EXIT_BAD_TOKEN = 2
 EXIT_NO_CONNECTION = 1
 EXIT_BAD_SETTINGS = 2
 EXIT_SHARDS_TAKEN = 3  # another process serves these shards (or this one lost its lease): a supervisor retries
+EXIT_BAD_DATABASE = 2  # a database that cannot be used (unreachable: StoreError.exit_code, 1)
 #: at shutdown, how long commands already being handled may take to finish before the database closes
 IN_FLIGHT_SECONDS = 5.0
 #: the names discord.py gives the tasks that run a slash command or a component's callback
@@ -42,7 +48,20 @@ INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord
 
 
 class ParleyTree(app_commands.CommandTree):
-    """Answers every failed command ephemerally (a refused check or a bad option), never with silence."""
+    """Refuses a command whose options do not fit its declaration (:mod:`bot.discord.options`) before it runs,
+    and answers every failed command ephemerally (a refused check or a bad option), never with silence."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        why = options.problem(interaction)
+        if why is None:
+            return True
+        # the values are the sender's: only the command's name is logged
+        log.info("refused /%s: an option outside its declaration", getattr(interaction.command, "qualified_name", "?"))
+        try:
+            await interaction.response.send_message(why, ephemeral=True)
+        except discord.HTTPException:
+            pass  # the interaction expired: nobody is left to tell
+        return False
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         if isinstance(error, app_commands.CheckFailure):
@@ -96,6 +115,7 @@ class ParleyBot(commands.AutoShardedBot):
         self.dev_guild = dev_guild
         self.mode = mode
         self._host_started = False
+        self._closing = False
         self._recovery: asyncio.Task[None] | None = None
         self.tick_loop.change_interval(seconds=tick_seconds)
 
@@ -104,7 +124,8 @@ class ParleyBot(commands.AutoShardedBot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.mode != "run":
             return
-        await self.host.start()
+        # the worker processes boot once the recovery is done: on a small machine their boot would hold it up
+        await self.host.start(workers=False)
         self._host_started = True
         self.tick_loop.start()
         self._recovery = asyncio.create_task(self._repost_lost_boards())
@@ -115,17 +136,24 @@ class ParleyBot(commands.AutoShardedBot):
             log.info("synced %d commands to the development guild %s", len(synced), self.dev_guild)
 
     async def _repost_lost_boards(self) -> None:
-        """A crash between a committed move and its board post must not leave the channel showing an old board."""
+        """A crash between a committed move and its board post must not leave the channel showing an old board.
+        The boards go first, their pictures drawn in this process (no worker has booted yet), then the DMs; then
+        the worker processes start."""
         try:
             for out in await self.host.lost_boards():
                 await self.delivery.deliver(out)
         except Exception:
-            log.exception("reposting boards after a restart failed")
+            if not self._closing:
+                log.exception("reposting boards after a restart failed")
         try:
-            for out in await self.host.lost_dms():  # DMs a crash kept from going out, each once
-                await self.delivery.deliver(out)
+            if not self._closing:
+                for out in await self.host.lost_dms():  # DMs a crash kept from going out, each once
+                    await self.delivery.deliver(out)
         except Exception:
-            log.exception("sending DMs owed after a restart failed")
+            if not self._closing:
+                log.exception("sending DMs owed after a restart failed")
+        if not self._closing:  # a bot closing must not boot workers
+            self.host.start_workers()
 
     @tasks.loop(seconds=TICK_SECONDS)
     async def tick_loop(self) -> None:
@@ -159,10 +187,14 @@ class ParleyBot(commands.AutoShardedBot):
         log.warning("closing with commands still in flight after %.0f s", timeout)
 
     async def close(self) -> None:
+        self._closing = True
         if self.tick_loop.is_running():
             self.tick_loop.cancel()
         if self._recovery is not None and not self._recovery.done():
+            # waited for: cancelled half-way through a commit, it must finish rolling back before the store closes
             self._recovery.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._recovery
         if self._host_started:
             await self._wait_in_flight(IN_FLIGHT_SECONDS)
         await self.delivery.drain()
@@ -200,6 +232,13 @@ def _guarded(settings: Settings, main: Callable[[str], Awaitable[None]]) -> int:
     except LeaseError as error:
         _fail(str(error))
         return EXIT_SHARDS_TAKEN
+    except StoreError as error:
+        _fail(str(error))
+        return error.exit_code
+    except (sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        # the database failed after it opened (a corrupt page met while restoring tables, the disk full)
+        _fail(str(failure(settings.db_path, error) or f"the database failed ({type(error).__name__})"))
+        return EXIT_BAD_DATABASE
     except KeyboardInterrupt:
         return 0
     return 0
@@ -232,17 +271,14 @@ def run(settings: Settings) -> int:
     async def main(token: str) -> None:
         shards = settings.shards
         lease: ShardLease | None = None
-        if is_postgres_url(settings.db_path):
-            lease = ShardLease(settings.db_path, shards, settings.lease_seconds)
-            try:
-                await lease.acquire()
-            except BaseException:
-                await lease.release()
-                raise
+        host = build_host(settings)
         try:
-            bot = ParleyBot(
-                build_host(settings), dev_guild=settings.dev_guild, shard_count=shards.count, shard_ids=shards.ids
-            )
+            if is_postgres_url(settings.db_path):
+                lease = ShardLease(settings.db_path, shards, settings.lease_seconds)
+                await lease.acquire()
+            # the database first: one that cannot be used stops the start here, in one line, before Discord
+            await host.store.open()
+            bot = ParleyBot(host, dev_guild=settings.dev_guild, shard_count=shards.count, shard_ids=shards.ids)
             lost: list[str] = []
             async with bot:
                 _close_on_sigterm(bot)
@@ -259,6 +295,9 @@ def run(settings: Settings) -> int:
             if lost:
                 raise LeaseError(f"lost the lease of {shards.describe()} ({lost[0]}); stopped so it is served once")
         finally:
+            # whatever stopped the start (a bad database, a refused token, an exception in set-up): nothing may be
+            # left open, or the store's thread and the workers would keep the process alive
+            await host.close()
             if lease is not None:
                 await lease.release()
 

@@ -15,6 +15,7 @@ from bot.store.base import (
     is_postgres_url,
     redact_url,
 )
+from bot.store.errors import StoreError, url_problem
 from bot.store.postgres import PostgresStore
 from bot.store.sqlite import SQLiteStore
 
@@ -30,7 +31,9 @@ __all__ = [
     "SeatRow",
     "Step",
     "Store",
+    "StoreError",
     "TableRow",
     "is_postgres_url",
     "redact_url",
+    "url_problem",
 ]

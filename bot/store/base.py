@@ -437,7 +437,10 @@ class Store:
         return f"{type(self).__name__}({redact_url(self.url)!r})"
 
     # -- what a backend provides ---------------------------------------------------------------------------
-    async def open(self) -> None:
+    async def open(self, *, create: bool = True) -> None:
+        """Connect and migrate. A database that cannot be used raises :class:`bot.store.errors.StoreError` (one
+        line for the operator) with nothing left open; ``create=False`` refuses a SQLite file that does not exist
+        yet (a typo in ``--db`` must not make an empty database)."""
         raise NotImplementedError
 
     async def close(self) -> None:
@@ -735,18 +738,24 @@ class Store:
         async with self.transaction() as tx:
             await tx.executemany(RECORD_RESULTS, _result_args(rows))
 
-    async def user_name(self, user_id: int) -> str | None:
-        """The name a user had in their latest recorded result."""
+    async def user_name(self, guild_id: int, user_id: int) -> str | None:
+        """The name a user had in their latest recorded result on a server (else in their rating there): never a
+        name from another server."""
         row = await self._fetchone(
-            "SELECT name FROM results WHERE user_id = ? ORDER BY finished DESC LIMIT 1", (user_id,)
+            "SELECT name FROM results WHERE guild_id = ? AND user_id = ? ORDER BY finished DESC LIMIT 1",
+            (guild_id, user_id),
+        ) or await self._fetchone(
+            "SELECT name FROM ratings WHERE guild_id = ? AND user_id = ? ORDER BY updated DESC LIMIT 1",
+            (guild_id, user_id),
         )
         return None if row is None else str(row[0])
 
-    async def user_stats(self, user_id: int) -> list[tuple[str, int, int]]:
-        """(game id, played, won) for a user, per game."""
+    async def user_stats(self, guild_id: int, user_id: int) -> list[tuple[str, int, int]]:
+        """(game id, played, won) for a user on a server, per game."""
         rows = await self._fetch(
-            "SELECT game_id, COUNT(*), SUM(won) FROM results WHERE user_id = ? GROUP BY game_id ORDER BY game_id",
-            (user_id,),
+            "SELECT game_id, COUNT(*), SUM(won) FROM results WHERE guild_id = ? AND user_id = ?"
+            " GROUP BY game_id ORDER BY game_id",
+            (guild_id, user_id),
         )
         return [(r[0], int(r[1]), int(r[2] or 0)) for r in rows]
 
@@ -760,7 +769,9 @@ class Store:
         return [(int(r[0]), str(r[1]), int(r[2] or 0), int(r[3])) for r in rows]
 
     async def forget_user(self, user_id: int) -> int:
-        """Delete a user's results and ratings (their rating changes too); returns how many results went."""
+        """Delete a user's results and ratings (their rating changes too) on every server: the user's own wish
+        to be forgotten, which should not need a visit to each server they ever played on. Returns how many
+        results went."""
         async with self.transaction() as tx:
             await tx.execute("DELETE FROM ratings WHERE user_id = ?", (user_id,))
             await tx.execute("DELETE FROM rating_changes WHERE user_id = ?", (user_id,))

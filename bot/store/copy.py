@@ -32,7 +32,7 @@ async def copy_database(source: str, target: str, say: Callable[[str], None] = l
     """Copy everything from ``source`` into the empty (or freshly created) ``target`` in one transaction, then
     verify the target. Raises :class:`CopyError` before writing anything if the target already holds tables."""
     src, dst = Store(source), Store(target)
-    await src.open()
+    await src.open(create=False)  # a typo in --from must not create an empty source and copy nothing
     try:
         await dst.open()  # creates and migrates the target
         try:

@@ -14,6 +14,7 @@ for the small, frequent transactions a move is.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import re
@@ -24,6 +25,7 @@ from typing import Any
 import asyncpg
 
 from bot.store.base import MIGRATIONS, IntegrityError, Row, Store, Tx
+from bot.store.errors import CONNECT_SECONDS, StoreError, postgres_failure, url_problem
 
 log = logging.getLogger("parley.store")
 
@@ -53,18 +55,35 @@ class PostgresStore(Store):
         self.pool_size = pool_size
         self._pool: asyncpg.Pool | None = None
 
-    async def open(self) -> None:
+    async def open(self, *, create: bool = True) -> None:
+        """Connect the pool, migrate and rate earlier games (``create`` is for SQLite files: a PostgreSQL
+        database always exists before Parley uses it). A server that cannot be used raises :class:`StoreError`
+        in one line, the pool closed; a connection waits at most ``CONNECT_SECONDS``."""
         if self._pool is not None:
             return
-        # statements are prepared once per connection and reused (asyncpg's cache): a move is a few round trips
-        self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size, reset=_rollback_if_open)
-        await self.migrate()
-        await self.rate_earlier_games()
+        problem = url_problem(self.url)
+        if problem is not None:
+            raise StoreError(problem)
+        try:
+            # statements are prepared once per connection and reused (asyncpg's cache): a move is a few round trips
+            self._pool = await asyncpg.create_pool(
+                self.url, min_size=1, max_size=self.pool_size, reset=_rollback_if_open, timeout=CONNECT_SECONDS
+            )
+            await self.migrate()
+            await self.rate_earlier_games()
+        except BaseException as exc:
+            await self.close()
+            if isinstance(exc, TimeoutError | OSError | ValueError | asyncpg.PostgresError | asyncpg.InterfaceError):
+                raise postgres_failure(self.url, exc) from None
+            raise
 
     async def close(self) -> None:
-        if self._pool is not None:
-            await self._pool.close()
-            self._pool = None
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            try:
+                await asyncio.wait_for(pool.close(), CONNECT_SECONDS)
+            except (TimeoutError, OSError, asyncpg.InterfaceError):
+                pool.terminate()  # the server is gone: nothing to close gracefully
 
     @property
     def pool(self) -> asyncpg.Pool:

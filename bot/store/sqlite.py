@@ -18,6 +18,7 @@ from typing import Any
 import aiosqlite
 
 from bot.store.base import MIGRATIONS, IntegrityError, Row, Store, Tx
+from bot.store.errors import StoreError, sqlite_failure
 
 # aiosqlite logs every statement with its parameters at DEBUG: seeds, snapshots and secret action texts.
 # Logs must never hold a secret, so that logger never goes below INFO whatever PARLEY_LOG_LEVEL says.
@@ -43,20 +44,34 @@ class SQLiteStore(Store):
         self._write = asyncio.Lock()
 
     # -- connection and schema -----------------------------------------------------------------------
-    async def open(self) -> None:
+    async def open(self, *, create: bool = True) -> None:
+        """Connect (creating the file and its folder unless ``create`` is False), migrate and rate earlier games.
+        A file that cannot be used raises :class:`StoreError` with nothing left open: aiosqlite's thread would
+        otherwise keep the process alive after a failed start."""
         if self._db is not None:
             return
-        if self.path != ":memory:" and not self.path.startswith("file:"):
-            Path(self.path).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
-        self._db = await aiosqlite.connect(self.path)
-        self._db.row_factory = aiosqlite.Row
-        await self._run("PRAGMA journal_mode=WAL")
-        # NORMAL in WAL mode: a commit survives a crash of the process (the restart case); only a power cut
-        # may lose the last transactions. FULL costs an fsync per move.
-        await self._run("PRAGMA synchronous=NORMAL")
-        await self._run("PRAGMA foreign_keys=ON")
-        await self.migrate()
-        await self.rate_earlier_games()
+        on_disk = self.path != ":memory:" and not self.path.startswith("file:")
+        if on_disk and Path(self.path).expanduser().is_dir():
+            raise StoreError(f"{self.path} is a folder, not a SQLite database file")
+        if on_disk and not create and not Path(self.path).expanduser().is_file():
+            raise StoreError(f"there is no SQLite database at {self.path}")
+        try:
+            if on_disk:
+                Path(self.path).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+            self._db = await aiosqlite.connect(self.path)
+            self._db.row_factory = aiosqlite.Row
+            await self._run("PRAGMA journal_mode=WAL")
+            # NORMAL in WAL mode: a commit survives a crash of the process (the restart case); only a power cut
+            # may lose the last transactions. FULL costs an fsync per move.
+            await self._run("PRAGMA synchronous=NORMAL")
+            await self._run("PRAGMA foreign_keys=ON")
+            await self.migrate()
+            await self.rate_earlier_games()
+        except BaseException as exc:
+            await self.close()
+            if isinstance(exc, sqlite3.Error | OSError):
+                raise sqlite_failure(self.path, exc) from None
+            raise
 
     async def close(self) -> None:
         if self._db is not None:

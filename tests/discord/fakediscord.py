@@ -56,11 +56,13 @@ class Request:
 
 @dataclass(frozen=True)
 class Person:
-    """A member of the fake guild; a moderator holds Manage Channels (may open and run tables)."""
+    """A member of the fake guild; a moderator holds Manage Channels (may open and run tables), an admin Manage
+    Server (may change /config)."""
 
     id: int
     name: str
     moderator: bool = False
+    admin: bool = False
 
 
 @dataclass
@@ -229,6 +231,13 @@ class FakeDiscord:
         """A slash command (``"table ai add"``, level="easy") in ``where`` (guild, channel), by default the
         fake's guild; ``where=(DM, 0)`` sends it from the person's DM with the bot. Returns the interaction token."""
         options = [{"name": k, "type": 4 if isinstance(v, int) else 3, "value": v} for k, v in values.items()]
+        return self._command(2, person, path, options, where)
+
+    def slash_raw(
+        self, person: Person, path: str, options: list[dict[str, Any]], where: tuple[int, int] | None = None
+    ) -> str:
+        """A slash command with its options exactly as given (``{"name", "type", "value"}``, and ``resolved`` data
+        absent): what a modified client or a script may send, whatever the command declared."""
         return self._command(2, person, path, options, where)
 
     def autocomplete(
@@ -615,7 +624,9 @@ def _user(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
 
 
 def _member(person: Person) -> dict[str, Any]:
-    perms = discord.Permissions(view_channel=True, send_messages=True, manage_channels=person.moderator)
+    perms = discord.Permissions(
+        view_channel=True, send_messages=True, manage_channels=person.moderator, manage_guild=person.admin
+    )
     return {
         "user": _user(person.id, person.name),
         "nick": None,

@@ -298,8 +298,9 @@ class ParleyProcess:
     """``parley run`` in a child process (the real command line, settings from the environment, real pictures),
     pointed at the fake by ``python -m tests.discord.fakediscord PORT``."""
 
-    def __init__(self, fake: FakeDiscord, tmp_path: Path) -> None:
+    def __init__(self, fake: FakeDiscord, tmp_path: Path, log_level: str = "INFO") -> None:
         self.fake = fake
+        self.log_level = log_level
         self.db = tmp_path / "parley.sqlite3"
         self.output = tmp_path / "parley.log"
         self.env_file = tmp_path / "no.env"  # never a developer's .env
@@ -311,7 +312,7 @@ class ParleyProcess:
             DISCORD_TOKEN=GOOD_TOKEN,
             PARLEY_DB=str(self.db),
             PARLEY_DEV_GUILD=str(GUILD_ID),
-            PARLEY_LOG_LEVEL="INFO",
+            PARLEY_LOG_LEVEL=self.log_level,
         )
         args = [sys.executable, "-m", "tests.discord.fakediscord", str(self.fake.port)]
         with self.output.open("ab") as out:

@@ -15,6 +15,7 @@ import pytest
 from bot import settings as settings_mod
 from bot.__main__ import main
 from bot.console import play
+from bot.logs import SafeRecords
 from bot.simulate import simulate
 from bot.store import Store
 from bot.tables import TableHost
@@ -139,8 +140,8 @@ def test_settings_from_env_file_with_environment_winning(tmp_path: Path) -> None
 
 
 def test_the_token_is_redacted_from_logs() -> None:
-    record = logging.LogRecord("x", logging.INFO, __file__, 1, "login with %s failed", ("tok.en.123",), None)
-    assert settings_mod.RedactSecrets("tok.en.123").filter(record)
+    record = logging.LogRecord("parley.x", logging.INFO, __file__, 1, "login with %s failed", ("tok.en.123",), None)
+    assert SafeRecords("tok.en.123").filter(record)
     assert record.getMessage() == "login with [token] failed"
 
 

@@ -86,13 +86,15 @@ async def test_the_final_move_commits_its_results_and_clears_the_deadlines(store
     )
     row = await store.get_table(table_id)
     assert row is not None and row.status == "finished" and await store.deadlines(table_id) == []
-    assert await store.user_stats(SNOWFLAKE + 2) == [("toy", 1, 1)]
+    assert await store.user_stats(SNOWFLAKE, SNOWFLAKE + 2) == [("toy", 1, 1)]
+    assert await store.user_stats(SNOWFLAKE + 1, SNOWFLAKE + 2) == []  # another server's statistics are its own
     assert await store.leaderboard(SNOWFLAKE, "toy") == [(SNOWFLAKE + 2, "Ana", 1, 1)]
-    assert await store.user_name(SNOWFLAKE + 2) == "Ana"
+    assert await store.user_name(SNOWFLAKE, SNOWFLAKE + 2) == "Ana"
+    assert await store.user_name(SNOWFLAKE + 1, SNOWFLAKE + 2) is None
     # recording the same seat again replaces it
     await store.record_results([{**result, "seat": 0, "won": False, "score": None, "finished": 13, "name": "Ana B"}])
     assert await store.leaderboard(SNOWFLAKE, "toy") == [(SNOWFLAKE + 2, "Ana B", 0, 1)]
-    assert await store.forget_user(SNOWFLAKE + 2) == 1 and await store.user_stats(SNOWFLAKE + 2) == []
+    assert await store.forget_user(SNOWFLAKE + 2) == 1 and await store.user_stats(SNOWFLAKE, SNOWFLAKE + 2) == []
 
 
 async def test_settings_board_posts_and_statuses(store: Store) -> None:

@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.interact import defer, run_command, say, say_long
+from bot.guild import TURN_LIMIT_MINUTES
 from rules import registry
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ class ServerCog(commands.Cog):
             interaction: discord.Interaction,
             host_role: Optional[discord.Role] = None,  # noqa: UP045
             anyone_can_open: Optional[bool] = None,  # noqa: UP045
-            turn_limit_minutes: Optional[app_commands.Range[int, 1, 43200]] = None,  # noqa: UP045
+            turn_limit_minutes: Optional[app_commands.Range[int, TURN_LIMIT_MINUTES[0], TURN_LIMIT_MINUTES[1]]] = None,  # noqa: UP045
             ai_takeover: Optional[bool] = None,  # noqa: UP045
         ) -> None:
             # default_permissions only hides the command; the permission is checked here again because
@@ -108,7 +109,9 @@ class ServerCog(commands.Cog):
             if anyone_can_open is not None:
                 settings["anyone_can_open"] = anyone_can_open
             if turn_limit_minutes is not None:
-                settings["turn_limit_seconds"] = int(turn_limit_minutes) * 60
+                # the host checks the range again (bot.guild), whatever reached this far
+                whole = isinstance(turn_limit_minutes, int) and not isinstance(turn_limit_minutes, bool)
+                settings["turn_limit_seconds"] = turn_limit_minutes * 60 if whole else turn_limit_minutes
             if ai_takeover is not None:
                 settings["ai_takeover"] = ai_takeover
             await self._run(interaction, lambda c: self.host.config(c, **settings))
