@@ -508,7 +508,8 @@ async def _board_call(
 
 class OfferButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"parley:offer:(?P<t>\d+):(?P<s>\d+):(?P<i>\d{1,3}):(?P<h>[0-9a-f]{8})",
+    # lenient on purpose: whatever index or digest a forged id carries, the host answers it (and refuses it)
+    template=r"parley:offer:(?P<t>\d+):(?P<s>\d+):(?P<i>\d+):(?P<h>[^:]*)",
 ):
     """An optional action open to seats that owe nothing (a Buccaneer challenge), on the board post while it lasts:
     anyone may press it, and the host plays it for a seat that may take it or says who may. Its custom id is only

@@ -175,7 +175,7 @@ async def test_a_forged_challenge_button_is_no_oracle(world: World, caplog: pyte
     assert legal and not_held
     zoom = custom_id(board, "Zoom")
     forgeries = [f"parley:react:{summary.table_id}:{summary.state_no}:{a}" for a in (legal[0], not_held[0], "end")]
-    forgeries += [f"parley:offer:{summary.table_id}:{summary.state_no}:{i}:deadbeef" for i in (0, 7)]
+    forgeries += [f"parley:offer:{summary.table_id}:{summary.state_no}:{i}" for i in ("0:deadbeef", "7:", "99999:zz")]
     answers = set()
     for member in (w.cy, w.ana, w.bo):  # a spectator and both other players... and the mover among them
         for forged in forgeries:
