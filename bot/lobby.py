@@ -166,21 +166,20 @@ class LobbyMixin:
                 return self._lobby_out(t, f"You have seat {got + 1}.")
             vacant = self._open_seats(t, caller.user_id)
             held = sorted(t.held(caller.user_id))
+            # a seat's private view is only ever its own player's: who has seen one is never given another
+            mine = f"seat {held[0] + 1} ({seat_label(t.game, held[0], t.public_view())})" if held else ""
             if held and not vacant:
-                # a seat's private view is only ever its own player's: who has seen one never gets another
-                mine = held[0]
                 return Outputs(
                     ok=False,
-                    reply=f"You played seat {mine + 1} ({t.who(mine)}) in this game and someone else plays it now."
-                    " A player may never take another seat, whose hand they have not seen; you can watch.",
+                    reply=f"You played {mine} in this game and someone else plays it now; a player never takes"
+                    " another seat (its hand is not theirs to see), so you can watch.",
                 )
             if seat is not None and seat not in vacant:
                 if held:
-                    mine = held[0]
                     return Outputs(
                         ok=False,
-                        reply=f"You played seat {mine + 1} ({t.who(mine)}) in this game, so that is the only seat you"
-                        " may take: another seat's hand is not yours to see.",
+                        reply=f"You played {mine} in this game, so it is the only seat you may take: another seat's"
+                        " hand is not yours to see.",
                     )
                 return Outputs(
                     ok=False,
