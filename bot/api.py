@@ -60,6 +60,8 @@ class Outputs:
     reply_image: bytes | None = None
     #: a text too long for a message, sent to the caller with the reply as a file: (file name, UTF-8 text)
     reply_file: tuple[str, str] | None = None
+    #: a board the reply shows the caller (/table status): the transport gives the reply that board's buttons
+    reply_board: Post | None = None
     public: list[Post] = field(default_factory=list)
     private: list[tuple[int, Post]] = field(default_factory=list)
     channel_id: int | None = None

@@ -6,7 +6,7 @@ from typing import Any
 
 from bot import ratings
 from bot.api import Caller, Outputs, guarded
-from bot.outputs import clip, defang, duration, quote
+from bot.outputs import clip, duration, escape_name, quote
 from bot.store import Store
 from rules import registry
 
@@ -58,7 +58,7 @@ class GuildCommands:
         uid = caller.user_id if user_id is None else user_id
         rows = await self.store.user_stats(caller.guild_id, uid)
         name = None if uid == caller.user_id else await self.store.user_name(caller.guild_id, uid)
-        who = "You have" if uid == caller.user_id else f"{defang(name) if name else 'That member'} has"
+        who = "You have" if uid == caller.user_id else f"{escape_name(name) if name else 'That member'} has"
         rated = {g: (r, rank) for g, r, rank in await self.store.user_ratings(caller.guild_id, uid)}
         # a game only left half-way has no result row (the AI finished it) but is rated all the same
         played_games = {g for g, _, _ in rows}
@@ -91,7 +91,7 @@ class GuildCommands:
             return Outputs(reply=f"Nobody has {ratings.MIN_GAMES} rated {game.info.title} games on this server yet.")
         lines = [f"**{game.info.title}** leaderboard · skill μ − 3σ · after {ratings.MIN_GAMES} rated games"]
         lines += [
-            f"{i}. {name}: **{r.conservative:.1f}** ({rating_text(r)}, {r.games} games)"
+            f"{i}. {escape_name(name)}: **{r.conservative:.1f}** ({rating_text(r)}, {r.games} games)"
             for i, (_, _, name, r) in enumerate(rows, 1)
         ]
         return Outputs(reply="\n".join(lines))

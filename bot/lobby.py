@@ -10,9 +10,9 @@ from collections.abc import Callable
 
 from bot.aipool import MAX_SECONDS, MIN_SECONDS, seat_level
 from bot.api import Caller, Outputs, Post, guarded
-from bot.outputs import clip, defang, outcome_text, quote, seat_label
+from bot.outputs import clip, defang, escape_name, outcome_text, quote, seat_label
 from bot.posts import Batch
-from bot.store import SeatRow, Store
+from bot.store import KickRow, SeatRow, Store
 from bot.table import Table
 from bot.workers import trim_heap
 from rules import registry
@@ -24,6 +24,8 @@ LOBBY_IDLE_SECONDS = 30 * 60
 #: finished tables kept in memory, the most recently used (each channel's last one answers its buttons and
 #: /rules); the others are reloaded from the store when asked for
 FINISHED_KEPT = 100
+#: a Discord id (a snowflake) is a positive 63-bit integer; anything else names nobody
+MAX_USER_ID = 2**63 - 1
 
 
 class LobbyMixin:
@@ -41,9 +43,16 @@ class LobbyMixin:
 
     @guarded
     async def open(
-        self, caller: Caller, game_id: str, options: dict[str, str] | None = None, *, seed: str | None = None
+        self,
+        caller: Caller,
+        game_id: str,
+        options: dict[str, str] | None = None,
+        *,
+        seed: str | None = None,
+        seat: bool = True,
     ) -> Outputs:
-        """Open a lobby in the caller's channel and seat the opener. ``seed`` fixes the deal (offline play)."""
+        """Open a lobby in the caller's channel and seat the opener, who hosts it; with ``seat=False`` a moderator
+        hosts it without playing. ``seed`` fixes the deal (offline play)."""
         try:
             game = registry.get(game_id)
         except KeyError:
@@ -62,6 +71,11 @@ class LobbyMixin:
             return Outputs(
                 ok=False, reply="Only moderators or the server's host role may open a table here. Ask one of them."
             )
+        if not seat and not caller.moderator:
+            return Outputs(
+                ok=False,
+                reply="Only moderators may host a table without playing at it; open it with a seat, or ask one of them.",
+            )
         async with self._open_lock:
             if self._active_table(caller.channel_id) is not None:
                 return Outputs(
@@ -71,7 +85,7 @@ class LobbyMixin:
             now = self.clock()
             seed = seed if seed is not None else f"{self._rand.getrandbits(64):016x}"
             ai_seed = f"{self._rand.getrandbits(64):016x}"
-            seats = [SeatRow(0, caller.user_id, caller.name, None)]
+            seats = [SeatRow(0, caller.user_id, caller.name, None)] if seat else []
             tid = await self.store.create_table(
                 guild_id=caller.guild_id,
                 channel_id=caller.channel_id,
@@ -82,6 +96,7 @@ class LobbyMixin:
                 ai_seed=ai_seed,
                 now=now,
                 seats=seats,
+                host_name=caller.name,
             )
             t = Table(
                 tid,
@@ -95,10 +110,17 @@ class LobbyMixin:
                 ai_seed,
                 seats,
                 now,
+                host_name=caller.name,
             )
             self._tables[tid] = t
             self._active[caller.channel_id] = tid
         log.info("table %s opened (%s) in channel %s", tid, game.info.id, caller.channel_id)
+        if not seat:
+            return self._lobby_out(
+                t,
+                f"Opened a {game.info.title} table; you host it without a seat. Players join with /table join;"
+                " you add AI players, start and end it, and /table host hands it on.",
+            )
         return self._lobby_out(t, f"Opened a {game.info.title} table; you have seat 1.")
 
     def _free_seat(self, t: Table, wanted: int | None) -> int | str:
@@ -126,6 +148,13 @@ class LobbyMixin:
             now = self.clock()
             if t.seat_of(caller.user_id) is not None:
                 return Outputs(ok=False, reply=f"You already have seat {t.seat_of(caller.user_id) + 1}.")
+            await self._members(t)
+            if caller.user_id in (t.kicked or {}):
+                return Outputs(
+                    ok=False,
+                    reply="You were removed from this table, so you cannot sit at it again while its game runs;"
+                    " a moderator can let you back with /table unkick.",
+                )
             if t.status == "lobby":
                 got = self._free_seat(t, seat)
                 if isinstance(got, str):
@@ -135,8 +164,23 @@ class LobbyMixin:
                 await self.store.save_seats(t.id, t.seats, now)
                 t.updated = now
                 return self._lobby_out(t, f"You have seat {got + 1}.")
-            vacant = [s.seat for s in t.seats if s.vacated and s.ai_level is not None]
+            vacant = self._open_seats(t, caller.user_id)
+            held = sorted(t.held(caller.user_id))
+            # a seat's private view is only ever its own player's: who has seen one is never given another
+            mine = f"seat {held[0] + 1} ({seat_label(t.game, held[0], t.public_view())})" if held else ""
+            if held and not vacant:
+                return Outputs(
+                    ok=False,
+                    reply=f"You played {mine} in this game and someone else plays it now; a player never takes"
+                    " another seat (its hand is not theirs to see), so you can watch.",
+                )
             if seat is not None and seat not in vacant:
+                if held:
+                    return Outputs(
+                        ok=False,
+                        reply=f"You played {mine} in this game, so it is the only seat you may take: another seat's"
+                        " hand is not yours to see.",
+                    )
                 return Outputs(
                     ok=False,
                     reply=f"Seat {seat + 1} is not free. Free seats: {', '.join(str(v + 1) for v in vacant) or 'none'}.",
@@ -145,12 +189,19 @@ class LobbyMixin:
                 return Outputs(ok=False, reply="The game is running and every seat is taken; you can watch.")
             target = seat if seat is not None else vacant[0]
             s = t.seats[target]
+            # the player a take-over replaces in the seat row is remembered: they saw this seat's private view
+            replaced = [(target, int(s.user_id))] if s.user_id is not None and s.user_id != caller.user_id else []
             s.user_id, s.name, s.ai_level, s.vacated, s.reachable = caller.user_id, caller.name, None, False, True
-            await self.store.save_seats(t.id, t.seats, now)
+            await self.store.save_seats(t.id, t.seats, now, held=replaced)
+            assert t.replaced is not None  # loaded by _members above
+            for seat_no, user in replaced:
+                t.replaced.setdefault(user, set()).add(seat_no)
             batch = Batch()
             to_act = tuple(t.game.to_act(t.state))
             await self.store.set_deadlines(t.id, await self._arm(t, to_act, to_act, force=[target]))
-            batch.note(self._note(t, f"{caller.name} takes over seat {target + 1} ({seat_label(t.game, target)})."))
+            batch.note(
+                self._note(t, f"{escape_name(caller.name)} takes over seat {target + 1} ({seat_label(t.game, target)}).")
+            )
             self._private_post(t, target, ["Your seat's private view:"], batch)
             t.turn_key = f"{t.id}:{t.state_no}:j"
             t.turn_lines = []
@@ -166,55 +217,207 @@ class LobbyMixin:
             seat = t.seat_of(caller.user_id)
             if seat is None:
                 return Outputs(ok=False, reply="You have no seat at this table.")
-            return await self._vacate(t, seat, f"{caller.name} left", reply="You left the table.")
+            # a moderator who hosts keeps hosting without a seat: the host's rights never pass to a player unasked
+            keep = caller.moderator and caller.user_id == t.host_id
+            reply = "You left the table."
+            if keep:
+                reply += " You still host it: /table host hands it on, /table end ends it."
+            return await self._vacate(t, seat, f"{escape_name(caller.name)} left", reply=reply, keep_host=keep)
 
-    async def _vacate(self, t: Table, seat: int, why: str, *, reply: str) -> Outputs:
+    async def _vacate(
+        self,
+        t: Table,
+        seat: int,
+        why: str,
+        *,
+        reply: str,
+        kick: KickRow | None = None,
+        by: Caller | None = None,
+        keep_host: bool = False,
+    ) -> Outputs:
+        """Empty a seat: a lobby seat goes, a running game's seat is played by an AI until someone takes it over.
+        A ``kick`` is stored with it. If its player hosted the table, the host's rights go to the moderator who
+        kicked them (``by``), stay with a leaving moderator (``keep_host``), or else pass to the next person seated."""
         now = self.clock()
+        gone = next(s for s in t.seats if s.seat == seat)
+        was_host = gone.user_id == t.host_id
         if t.status == "lobby":
-            gone = next(s for s in t.seats if s.seat == seat)
             t.seats = [s for s in t.seats if s.seat != seat]
-            await self.store.save_seats(t.id, t.seats, now)
+            await self.store.save_seats(t.id, t.seats, now, kick=kick)
             t.updated = now
-            if gone.user_id == t.host_id:
-                # the host left: the table passes to the next person in seat order, or closes if nobody is left
-                heir = await self._hand_on(t, now)
-                if heir is None:
-                    await self._abandon(t)
-                    return self._lobby_out(t, reply + " Nobody else was seated, so the lobby is closed.")
-                out = self._lobby_out(t, reply)
-                out.public.append(self._note(t, f"{heir.name} is now the table's host.", [t.host_id]))
-                return out
-            return self._lobby_out(t, reply)
+            note = await self._host_after(t, now, by=by) if was_host and not keep_host else None
+            if note is False:
+                await self._abandon(t)
+                return self._lobby_out(t, reply + " Nobody else was seated, so the lobby is closed.")
+            out = self._lobby_out(t, reply)
+            if isinstance(note, Post):
+                out.public.append(note)
+            return out
         s = t.seats[seat]
         s.ai_level, s.vacated = self.ai_takeover_level, True
-        await self.store.save_seats(t.id, t.seats, now)
+        await self.store.save_seats(t.id, t.seats, now, kick=kick)
         t.deadlines.pop(seat, None)
         await self.store.set_deadlines(t.id, list(t.deadlines.values()))
         batch = Batch()
         batch.note(
             self._note(t, f"{why}; an AI plays seat {seat + 1} ({seat_label(t.game, seat)}) until someone joins it.")
         )
-        if s.user_id == t.host_id:
-            heir = await self._hand_on(t, now)  # a running table keeps a host who can end it
-            if heir is not None:
+        if was_host and not keep_host:
+            note = await self._host_after(t, now, by=by)  # a running table keeps a host who can end it
+            if isinstance(note, Post):
                 batch.note(self._lobby_post(t, edit_only=True))
-                batch.note(self._note(t, f"{heir.name} is now the table's host.", [t.host_id]))
+                batch.note(note)
+        elif was_host:
+            batch.note(self._lobby_post(t, edit_only=True))  # the lobby post says the host plays no more
         await self._run_ais(t, batch)
         return await self._flush(t, batch, reply=reply)
 
+    async def _host_after(self, t: Table, now: float, *, by: Caller | None) -> Post | bool:
+        """The host's seat was emptied: a moderator who kicked them hosts now; else the next person seated does.
+        The channel's note of it, or False when nobody is left to host."""
+        if by is not None and by.moderator:
+            await self._set_host(t, by.user_id, by.name, now)
+            return self._note(t, f"{escape_name(by.name)} now hosts the table.")
+        heir = await self._hand_on(t, now)
+        if heir is None:
+            return False
+        return self._note(t, f"{escape_name(heir.name)} is now the table's host.", [t.host_id])
+
+    async def _set_host(self, t: Table, user_id: int, name: str, now: float) -> None:
+        t.host_id, t.host_name = user_id, name
+        await self.store.set_host(t.id, user_id, now, name)
+
+    async def _members(self, t: Table) -> None:
+        """Load who may sit where (kicks, players replaced in their seats) the first time a table needs it."""
+        if t.kicked is None:
+            t.kicked = await self.store.kicks(t.id)
+        if t.replaced is None:
+            replaced: dict[int, set[int]] = {}
+            for seat, user in await self.store.seat_history(t.id):
+                replaced.setdefault(user, set()).add(seat)
+            t.replaced = replaced
+
+    @staticmethod
+    def _open_seats(t: Table, user_id: int) -> list[int]:
+        """The seats of a running game ``user_id`` may take over: those an AI keeps for a player who left, and of
+        those, for someone who has held a seat of this game, only their own (needs :meth:`_members` loaded)."""
+        vacant = [s.seat for s in t.seats if s.vacated and s.ai_level is not None]
+        held = t.held(user_id)
+        return [v for v in vacant if v in held] if held else vacant
+
+    async def seats_open_to(self, caller: Caller) -> list[int]:
+        """The seats the caller may take at the channel's running game (``/table join``'s suggestions)."""
+        t = self._active_table(caller.channel_id)
+        if t is None or t.status != "running":
+            return []
+        await self._members(t)
+        if caller.user_id in (t.kicked or {}) or t.seat_of(caller.user_id) is not None:
+            return []
+        return self._open_seats(t, caller.user_id)
+
     @guarded
-    async def kick(self, caller: Caller, user_id: int) -> Outputs:
+    async def kick(self, caller: Caller, user_id: int, name: str | None = None) -> Outputs:
+        """Remove a member from the table for good (while it lasts): their seat, if they hold one, is emptied
+        (played by an AI in a running game), and they may not sit at the table again until a moderator (or the
+        host, for a kick of their own) lifts it with :meth:`unkick`. ``name`` is the member's, for the replies."""
         t = self._active_table(caller.channel_id)
         if t is None:
             return Outputs(ok=False, reply="There is no table in this channel.")
         if not self._may_run(t, caller):
             return Outputs(ok=False, reply="Only the table's host or a moderator can kick a player.")
+        if not 0 < user_id <= MAX_USER_ID:
+            return Outputs(ok=False, reply="That is not a member of this server.")
+        if user_id == caller.user_id:
+            return Outputs(ok=False, reply="You cannot kick yourself; /table leave gives up your seat.")
         async with t.lock:
+            await self._members(t)
+            assert t.kicked is not None
             seat = t.seat_of(user_id)
+            shown = escape_name(t.row(seat).name if seat is not None else name or "That member")
+            if user_id in t.kicked:
+                return Outputs(ok=False, reply=f"{shown} is already kicked from this table; /table unkick lets them back.")
+            kick = KickRow(user_id, caller.user_id, caller.moderator, self.clock())
             if seat is None:
-                return Outputs(ok=False, reply="That member has no seat at this table.")
-            name = t.seats[seat].name
-            return await self._vacate(t, seat, f"{name} was removed by {caller.name}", reply=f"{name} was removed.")
+                await self.store.save_seats(t.id, t.seats, kick.at, kick=kick)
+                t.kicked[user_id] = kick
+                return Outputs(
+                    reply=f"{shown} holds no seat here and now cannot take one at this table while its game runs"
+                    " (/table unkick lets them back).",
+                    channel_id=t.channel_id,
+                )
+            out = await self._vacate(
+                t,
+                seat,
+                f"{shown} was removed by {escape_name(caller.name)}",
+                reply=f"{shown} was removed and cannot sit at this table again while its game runs"
+                " (/table unkick lets them back).",
+                kick=kick,
+                by=caller,
+            )
+            t.kicked[user_id] = kick
+            return out
+
+    @guarded
+    async def unkick(self, caller: Caller, user_id: int, name: str | None = None) -> Outputs:
+        """Lift a kick: the member may sit at the table again (a running game's seat only their own, as ever). A
+        moderator's kick is lifted only by a moderator; the host may lift their own."""
+        t = self._active_table(caller.channel_id)
+        if t is None:
+            return Outputs(ok=False, reply="There is no table in this channel.")
+        if not self._may_run(t, caller):
+            return Outputs(ok=False, reply="Only the table's host or a moderator can let a kicked member back.")
+        shown = escape_name(name or "That member")
+        async with t.lock:
+            await self._members(t)
+            assert t.kicked is not None
+            kick = t.kicked.get(user_id)
+            if kick is None:
+                return Outputs(ok=False, reply=f"{shown} is not kicked from this table.")
+            if kick.by_moderator and not caller.moderator:
+                return Outputs(ok=False, reply=f"A moderator kicked {shown}; only a moderator can let them back.")
+            await self.store.lift_kick(t.id, user_id)
+            del t.kicked[user_id]
+            return Outputs(
+                reply=f"{shown} may sit at this table again.",
+                public=[self._note(t, f"{escape_name(caller.name)} let {shown} sit at this table again.")],
+                channel_id=t.channel_id,
+            )
+
+    @guarded
+    async def hand_host(self, caller: Caller, user_id: int, name: str | None = None) -> Outputs:
+        """``/table host``: the host (or a moderator) makes another member the table's host: a player seated at
+        it, or, when a moderator hands it on, anyone who is not kicked from it."""
+        t = self._active_table(caller.channel_id)
+        if t is None:
+            return Outputs(ok=False, reply="There is no table in this channel.")
+        if not self._may_run(t, caller):
+            return Outputs(ok=False, reply="Only the table's host or a moderator can hand the table on.")
+        if not 0 < user_id <= MAX_USER_ID:
+            return Outputs(ok=False, reply="That is not a member of this server.")
+        async with t.lock:
+            await self._members(t)
+            seat = t.seat_of(user_id)
+            full = t.row(seat).name if seat is not None else name or "That member"
+            shown = escape_name(full)
+            if user_id == t.host_id:
+                return Outputs(ok=False, reply=f"{shown} already hosts this table.")
+            if user_id in (t.kicked or {}):
+                return Outputs(ok=False, reply=f"{shown} is kicked from this table; /table unkick first.")
+            if seat is None and not caller.moderator:
+                return Outputs(ok=False, reply="The table can only be handed to a player seated at it.")
+            now = self.clock()
+            await self._set_host(t, user_id, full, now)
+            t.updated = now
+            note = self._note(t, f"{escape_name(caller.name)} handed the table to {shown}, who hosts it now.", [user_id])
+            if t.status == "lobby":
+                out = self._lobby_out(t, f"{shown} hosts the table now.")
+                out.public.append(note)
+                return out
+            return Outputs(
+                reply=f"{shown} hosts the table now.",
+                public=[self._lobby_post(t, edit_only=True), note],
+                channel_id=t.channel_id,
+            )
 
     @guarded
     async def ai_add(self, caller: Caller, level: str = "normal", seconds: float | None = None) -> Outputs:
@@ -322,7 +525,7 @@ class LobbyMixin:
                 reply="The table was ended.",
                 public=[
                     self._lobby_post(t, edit_only=True),
-                    self._note(t, f"{caller.name} ended table {t.id}; it is recorded as abandoned."),
+                    self._note(t, f"{escape_name(caller.name)} ended table {t.id}; it is recorded as abandoned."),
                 ],
                 channel_id=t.channel_id,
             )
@@ -364,8 +567,7 @@ class LobbyMixin:
         """The host left: the next person seated (in seat order) hosts the table now; None if nobody is left."""
         heir = next((s for s in t.seats if s.ai_level is None and s.user_id is not None and s.user_id != t.host_id), None)
         if heir is not None:
-            t.host_id = int(heir.user_id)  # type: ignore[arg-type]
-            await self.store.set_host(t.id, t.host_id, now)
+            await self._set_host(t, int(heir.user_id), heir.name, now)  # type: ignore[arg-type]
         return heir
 
     # -- the lobby post: one message per table, edited as the table changes --------------------------------
@@ -383,19 +585,19 @@ class LobbyMixin:
                 f"Seats ({len(t.seats)} of {game.info.min_players}–{game.info.max_players}):",
             ]
             for rank, s in enumerate(seats):
-                kind = s.name  # an AI seat's name says its level and any think time of its own ("AI 1 (hard, 3 s)")
+                # an AI seat's name says its level and any think time of its own ("AI 1 (hard, 3 s)")
+                kind = escape_name(s.name)
                 # the colour this seat gets at the start: a game that has colours deals them in seat order
                 colour = f" — {names[rank]}" if rank < len(names) else ""
                 lines.append(f"  {s.seat + 1}. {kind}{colour}")
             lines += [f"💡 {note}" for note in game.lobby_notes(len(t.seats), t.options)]  # the game's advice
-            host = next((s.name for s in t.seats if s.user_id == t.host_id and s.ai_level is None), None)
             order = (
                 "Seats are played in this order; the game's colours follow it."
                 if names
                 else "Seats are played in this order."
             )
             lines.append(
-                f"Host: {host or 'the opener'}. Join with /table join; the host or a moderator starts with /table start."
+                f"Host: {self._host_text(t)}. Join with /table join; the host or a moderator starts with /table start."
                 f" {order}"
             )
             return "\n".join(lines)
@@ -403,9 +605,8 @@ class LobbyMixin:
             return f"{head} · closed before the start."
         who = ", ".join(t.who(s.seat) for s in seats)
         if t.status == "running":
-            host = next((s.name for s in seats if s.user_id == t.host_id and s.ai_level is None), "a moderator")
             return (
-                f"{head} · started · options: {opts}\nPlaying: {who}.\nHost: {host}."
+                f"{head} · started · options: {opts}\nPlaying: {who}.\nHost: {self._host_text(t)}."
                 " The board is below; /table status shows it again."
             )
         if t.status == "finished":
@@ -413,6 +614,14 @@ class LobbyMixin:
             result = outcome_text(game, outcome, [t.who(s.seat) for s in seats]).splitlines()[0] if outcome else ""
             return f"{head} · finished\nPlayed by: {who}.\n{result}\n/table history has the whole record."
         return f"{head} · ended early (abandoned)\nPlayed by: {who}.\n/table history has the record."
+
+    @staticmethod
+    def _host_text(t: Table) -> str:
+        """Who hosts the table, as the lobby post says it: their name, marked when they hold no seat."""
+        seated = next((s.name for s in t.seats if s.user_id == t.host_id and s.ai_level is None), None)
+        if seated is not None:
+            return escape_name(seated)
+        return f"{escape_name(t.host_name)} (not playing)" if t.host_name else "a moderator"
 
     def _lobby_post(self, t: Table, *, edit_only: bool = False) -> Post:
         return Post(text=clip(self._lobby_text(t)), board_key=f"{t.id}:lobby", table_id=t.id, edit_only=edit_only)

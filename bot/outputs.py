@@ -257,6 +257,27 @@ def defang(text: str) -> str:
     return _MENTION.sub(lambda m: m.group(0).replace("@", "@\u200b").replace("<#", "<#\u200b"), text)
 
 
+#: a name shown is cut to this many characters
+MAX_NAME = 64
+#: characters that are markdown anywhere in a line (a backslash before them shows them as they are), and ``<``,
+#: which opens every mention, channel link, custom emoji and timestamp
+_MARKUP = re.compile(r"([\\*_~`|\[\]<])")
+#: markdown only at the start of a line (a heading, subtext, a quote, a list): a name may begin a line
+_LINE_START = re.compile(r"^(#|>|-|\+|\d+(?=[.)]))")
+
+
+def escape_name(name: str) -> str:
+    """A display name as it must appear in a message: shown exactly as written, never as markdown (bold, spoilers,
+    headings, links) or as a mention, whatever the transport's mention settings. Markdown characters get a
+    backslash, ``@everyone``/``@here`` a zero-width space, control characters and line breaks go; a name longer
+    than any Discord allows is cut."""
+    name = " ".join(defang(str(name).replace("\n", " ")).split()) or "?"
+    if len(name) > MAX_NAME:  # Discord's names are at most 32 characters: a longer one is not a name
+        name = name[: MAX_NAME - 1] + "…"
+    name = _MARKUP.sub(r"\\\1", name)
+    return _LINE_START.sub(lambda m: "\\" + m.group(0) if not m.group(0)[0].isdigit() else m.group(0) + "\\", name)
+
+
 def quote(text: str, limit: int = 60) -> str:
     """User text quoted back in a reply (an unknown game id, say): defanged and cut short."""
     text = defang(str(text))

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from bot.outputs import escape_name
 from rules.core import Outcome
 
 #: the one model of the whole bot: ratings computed with other parameters would not be comparable
@@ -204,5 +205,5 @@ def change_line(changes: Sequence[Change]) -> str:
         if c.player in seen:
             continue
         seen.add(c.player)
-        parts.append(f"{c.name} {c.before.mu:.1f} → {c.after.mu:.1f}")
+        parts.append(f"{escape_name(c.name)} {c.before.mu:.1f} → {c.after.mu:.1f}")
     return "Ratings: " + ", ".join(parts) if parts else ""

@@ -12,8 +12,9 @@ survives a restart; the table is woken when it falls due.
 
 from __future__ import annotations
 
+import hashlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.api import Caller, Outputs, guarded
@@ -34,8 +35,28 @@ class Reaction:
     hold: bool
 
 
+MOVED_ON = "The game has moved on; the newest board post shows what is open now."
+NOT_OFFERED = "That button is not one this board offers; the newest board post shows what is open now."
+
+
 def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
+
+
+def offer_digest(offer: Sequence[tuple[str, str]]) -> str:
+    """A short digest of a board's offered actions in order, carried by each of its buttons with the button's
+    index: an index means what its presser saw only while the offer is the same."""
+    return hashlib.sha1("\n".join(a for a, _ in offer).encode("utf-8", "replace")).hexdigest()[:8]
+
+
+def offered(offer: Sequence[tuple[str, str]], pick: int | str, digest: str = "") -> str | None:
+    """The action a board button means, only if the board offers it: the index ``pick`` into ``offer`` when
+    ``digest`` is the offer's, or an offered action's own text (a button posted before indexes); else None."""
+    if isinstance(pick, str):
+        return next((a for a, _ in offer if a == pick), None)
+    if digest != offer_digest(offer) or not 0 <= pick < len(offer):
+        return None
+    return offer[pick][0]
 
 
 class ReactionsMixin:
@@ -111,24 +132,31 @@ class ReactionsMixin:
         return True
 
     @guarded
-    async def react(self, caller: Caller, action: str, state_no: int | None = None) -> Outputs:
-        """A board post's button for an optional action (``challenge``): refused with who may take it instead,
-        else played like ``/play``."""
+    async def react(self, caller: Caller, pick: int | str, state_no: int | None = None, digest: str = "") -> Outputs:
+        """A board post's button for an optional action (``challenge``), played like ``/play`` for a seat that may
+        take it. ``pick`` is the button's index into what the board of ``state_no`` offers, whose
+        :func:`offer_digest` is ``digest`` (a button posted before offers were indexed carries the action's text,
+        looked up among the same offers).
+
+        Whatever a button says, only what the board offers publicly is ever looked at: the offer and the seats it
+        names on the post. A refusal never depends on anyone's hidden legal actions, so a forged button learns
+        nothing (an action a hidden hand allows is refused exactly like one it does not)."""
         t = self._active_table(caller.channel_id)
         if t is None or t.status != "running" or t.state is None:
             return Outputs(ok=False, reply="No game is running in this channel.")
         async with t.lock:
-            seat = t.seat_of(caller.user_id)
-            allowed = [
-                s.seat for s in t.seats if s.ai_level is None and action in t.game.legal_actions(t.state, s.seat)
-            ]
-            mine = seat is not None and action in t.game.legal_actions(t.state, seat)
-        if not mine:
-            label = t.game.label(t.game.view(t.state, None), action)
-            if not allowed:
-                return Outputs(ok=False, reply=f"“{label}” is no longer possible: the game has moved on.")
-            names = ", ".join(t.who(s) for s in allowed)
-            return Outputs(ok=False, reply=f"Only {names} may {_lower_first(label)} now.")
+            if state_no is not None and state_no != t.state_no:
+                return Outputs(ok=False, reply=MOVED_ON)
+            reaction = self._reaction(t)
+            offer = list(reaction.offer) if reaction is not None else []
+            action = offered(offer, pick, digest)
+            if action is None:
+                return Outputs(ok=False, reply=NOT_OFFERED)
+            reactors = self._reactors(t)
+            if t.seat_of(caller.user_id) not in reactors:
+                label = dict(offer)[action]
+                names = ", ".join(t.who(s) for s in reactors)
+                return Outputs(ok=False, reply=f"Only {names} may {_lower_first(label)} now.")
         return await self.play(caller, action, state_no)
 
     @guarded

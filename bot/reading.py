@@ -7,8 +7,8 @@ import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
-from bot.api import Caller, Choice, Outputs, SeatInfo, TableSummary, guarded, menu_order
-from bot.outputs import MAX_TEXT, seat_label
+from bot.api import Caller, Choice, Outputs, Post, SeatInfo, TableSummary, guarded, menu_order
+from bot.outputs import MAX_TEXT, clip, escape_name, seat_label
 from bot.pictures import Pictures
 from bot.posts import Batch, with_fine_print
 from bot.store import Store, TableRow
@@ -16,6 +16,8 @@ from bot.table import Table
 from rules import registry
 
 log = logging.getLogger("parley.tables")
+#: /table status posts the board to the channel again at most once per table in this many seconds
+REPOST_SECONDS = 60
 
 
 class ReadingMixin:
@@ -41,7 +43,7 @@ class ReadingMixin:
             self._finished.move_to_end(tid)  # recently used: kept longer
         game = t.game
         seats = tuple(
-            SeatInfo(s.seat, s.name if t.status != "lobby" else s.name, s.user_id, s.ai_level, s.reachable)
+            SeatInfo(s.seat, s.name, s.user_id, s.ai_level, s.reachable)
             for s in t.seats
         )
         to_act = tuple(game.to_act(t.state)) if t.state is not None and t.status == "running" else ()
@@ -50,18 +52,55 @@ class ReadingMixin:
         )
 
     @guarded
-    async def status(self, caller: Caller) -> Outputs:
+    async def status(self, caller: Caller, repost: bool = False) -> Outputs:
+        """``/table status``: the board, whose turn it is and the last moves, for the caller only (with the board's
+        buttons). With ``repost``, a seated player, the host or a moderator also posts the board to the channel
+        again, at most once a minute per table and without pinging anyone: the next moves edit that post."""
         t = self._active_table(caller.channel_id)
         if t is None:
             return Outputs(ok=False, reply="There is no table in this channel. Open one with /table open.")
         async with t.lock:
             if t.status == "lobby":
-                return self._lobby_out(t, "Here is the lobby.")
-            # a repost starts a new board post so it lands at the bottom of the channel
-            t.turn_key = f"{t.id}:{t.state_no}:s{self._rand.getrandbits(24):06x}"
+                text = self._lobby_text(t)
+                if repost:
+                    text += "\n-# There is no board before the game starts; the lobby post is further up the channel."
+                return Outputs(reply=clip(text), channel_id=t.channel_id)
+            note = ""
+            now = self.clock()
+            if repost:
+                if not (caller.moderator or caller.user_id == t.host_id or t.seat_of(caller.user_id) is not None):
+                    note = "Only the table's players and moderators can post the board to the channel again."
+                    repost = False
+                elif now - t.reposted < REPOST_SECONDS:
+                    ago = int(now - t.reposted)
+                    note = (
+                        f"The board was posted to the channel {ago} s ago; it can be posted again in"
+                        f" {max(1, REPOST_SECONDS - ago)} s."
+                    )
+                    repost = False
+            if repost:
+                # a new board post at the bottom of the channel, which the next moves edit
+                t.reposted = now
+                t.turn_key = f"{t.id}:{t.state_no}:s{self._rand.getrandbits(24):06x}"
             batch = Batch()
             self._pend_board(t, batch)
-            return await self._flush(t, batch, reply="Here is the board.")
+            board = (await self._flush(t, batch)).public[0]
+            mine = Post(
+                text=board.text,
+                image=board.image,
+                buttons=board.buttons,
+                state_no=board.state_no,
+                table_id=t.id,
+                optional=board.optional,
+                decline=board.decline,
+            )
+            if not repost:
+                # the note first: a board text at Discord's limit loses the end of its fine print, never the note
+                text = f"-# {note} This copy is only for you.\n{board.text}" if note else board.text
+                return Outputs(reply=text, reply_image=board.image, reply_board=mine, channel_id=t.channel_id)
+            # the repost names whose turn it is without a ping: whoever asked for it, nobody is called
+            board.mentions = []
+            return Outputs(reply="The board is posted to the channel again.", public=[board], channel_id=t.channel_id)
 
     @guarded
     async def history(self, caller: Caller) -> Outputs:
@@ -79,7 +118,7 @@ class ReadingMixin:
             # the game is over: the whole record, every move's action text (the seed stays in the store: a seed never
             # reaches a message, whatever the game's state)
             seats = await self.store.seats(row.id)
-            names = {s.seat: f"{s.name} ({seat_label(game, s.seat)})" for s in seats}
+            names = {s.seat: f"{escape_name(s.name)} ({seat_label(game, s.seat)})" for s in seats}
             lines = [f"**{game.info.title}** · table {row.id} · {row.status} · full record"]
             for e in entries:
                 if e.kind == "undo":
@@ -197,7 +236,7 @@ class ReadingMixin:
             await self.store.save_seats(t.id, t.seats, now)
             if again:
                 return Outputs(channel_id=channel_id)  # a retry that failed: the table was told the first time
-            name = hit[0].name
+            name = escape_name(hit[0].name)
             text = (
                 f"{name}, I couldn't send you a direct message (your DMs seem closed). "
                 "Use /hand or the “My hand” button to see your private view here."

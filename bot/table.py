@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.api import Choice
-from bot.outputs import player_label, seat_label
-from bot.store import DeadlineRow, SeatRow, TableRow
+from bot.outputs import escape_name, player_label, seat_label
+from bot.store import DeadlineRow, KickRow, SeatRow, TableRow
 from rules import registry
 from rules.core import Game, State
 
@@ -78,6 +78,14 @@ class Table:
     last_dm: dict[int, str] = field(default_factory=dict)
     # the state (by identity) whose public view seat names were last read from, and that view: ``who`` is asked often
     _named: tuple[State, dict[str, Any]] | None = field(default=None, repr=False)
+    #: the host's name, for a host who holds no seat (a moderator hosting without playing)
+    host_name: str = ""
+    # who may sit where (bot.lobby), read from the store when first needed: user -> the seats a take-over replaced
+    # them in while the game ran (the seat rows hold the rest), and the members kicked from the table
+    replaced: dict[int, set[int]] | None = None
+    kicked: dict[int, KickRow] | None = None
+    #: when /table status last posted the board to the channel again (clock seconds)
+    reposted: float = float("-inf")
 
     @classmethod
     def from_row(cls, row: TableRow, seats: list[SeatRow]) -> Table:
@@ -95,6 +103,7 @@ class Table:
             seats=seats,
             updated=row.updated,
             state_no=row.state_no,
+            host_name=row.host_name or "",
         )
 
     def __post_init__(self) -> None:
@@ -124,10 +133,24 @@ class Table:
             self._named = (self.state, self.game.view(self.state, None))
         return self._named[1]
 
+    def row(self, seat: int) -> SeatRow:
+        """The seat's row by its number (in a lobby, seat numbers have gaps: ``seats[n]`` is not seat n)."""
+        return next(s for s in self.seats if s.seat == seat)
+
+    def held(self, user_id: int) -> set[int]:
+        """The seats of the running game ``user_id`` has held, each of whose private views they have seen: the
+        seats whose rows name them (their own, or one an AI keeps for them) and those a take-over replaced them in.
+        Empty in the lobby, where nothing is dealt. Needs :attr:`replaced` loaded."""
+        if self.status != "running":
+            return set()
+        rows = {s.seat for s in self.seats if s.user_id == user_id}
+        return rows | set((self.replaced or {}).get(user_id, ()))
+
     def player(self, seat: int) -> str:
-        """The player's own name, marked when an AI plays the seat they left."""
+        """The player's own name (escaped: bot.outputs.escape_name), marked when an AI plays the seat they left."""
         s = self.seats[seat]
-        return f"{s.name} (AI)" if s.vacated and s.ai_level else s.name
+        name = escape_name(s.name)
+        return f"{name} (AI)" if s.vacated and s.ai_level else name
 
     def who(self, seat: int, view: dict[str, Any] | None = None) -> str:
         """The seat's one name everywhere: the player and the game's current name for the seat ("Ana (London)"),
@@ -136,4 +159,4 @@ class Table:
         ai = " · AI" if s.vacated and s.ai_level else ""
         view = view if view is not None else self.public_view()
         name = self.game.seat_name(view, seat) if view is not None else seat_label(self.game, seat)
-        return player_label(s.name, name + ai if name else ai.strip(" ·"))
+        return player_label(escape_name(s.name), name + ai if name else ai.strip(" ·"))

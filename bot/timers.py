@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.api import Outputs, Post
 from bot.lobby import LOBBY_IDLE_SECONDS
-from bot.outputs import duration
+from bot.outputs import duration, escape_name
 from bot.play import MAX_AI_STEPS
 from bot.posts import Batch
 from bot.store import Store
@@ -187,7 +187,7 @@ class TimersMixin:
                     await self.store.set_deadlines(t.id, list(t.deadlines.values()))
                     s = t.seats[seat]
                     left = duration(d.due - now)
-                    text = f"⏳ {s.name}, it's your turn at the {game.info.title} table (table {t.id}); {left} left."
+                    text = f"⏳ {escape_name(s.name)}, it's your turn at the {game.info.title} table (table {t.id}); {left} left."
                     # a reminder must arrive: a player whose DMs failed before is pinged in the channel even while
                     # their news is tried by DM again (_retry_dms)
                     if s.reachable and s.user_id is not None and (t.id, seat) not in self._dm_failed:
@@ -214,7 +214,7 @@ class TimersMixin:
     async def _time_out(self, t: Table, seat: int, takeover: bool, batch: Batch) -> None:
         """The seat's whole remaining turn is decided for it: by the AI, or the game's documented default."""
         game = t.game
-        name = t.seats[seat].name
+        name = escape_name(t.seats[seat].name)
         how = "the AI moves for them" if takeover else "the default move is applied"
         prefix = f"⏰ {name} ran out of time; {how}. "
         for _ in range(MAX_AI_STEPS):

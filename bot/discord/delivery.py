@@ -93,6 +93,12 @@ class Delivery:
         # a board post nobody must act on (a closed turn, the final board) still offers the close-up
         return views.zoom_view(post.table_id, state_no)
 
+    def reply_view(self, out: Outputs) -> discord.ui.View | None:
+        """The buttons of the board an ephemeral reply shows (``/table status``), as its board post has them."""
+        if out.reply_board is None:
+            return None
+        return self._view(out.channel_id or 0, out.reply_board)
+
     async def _edit_lobby(self, channel_id: int, post: Post) -> None:
         """The lobby post edited in place once the table has moved on (started, ended); if this process never saw
         it (a restart since), nothing is posted: a lobby message appearing at the end of a game would be noise."""

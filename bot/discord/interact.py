@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 
@@ -68,13 +69,20 @@ async def defer(interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
 
 
-async def say(interaction: discord.Interaction, text: str, *, files: list[discord.File] | None = None) -> None:
-    """An ephemeral answer whether or not the interaction was deferred."""
+async def say(
+    interaction: discord.Interaction,
+    text: str,
+    *,
+    files: list[discord.File] | None = None,
+    view: discord.ui.View | None = None,
+) -> None:
+    """An ephemeral answer whether or not the interaction was deferred, with a ``view``'s buttons if given."""
     text = clip(text or "Done.")
+    extra: dict[str, Any] = {"view": view} if view is not None else {}
     if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, files=files or [])
+        await interaction.followup.send(text, ephemeral=True, files=files or [], **extra)
     else:
-        await interaction.response.send_message(text, ephemeral=True, files=files or [])
+        await interaction.response.send_message(text, ephemeral=True, files=files or [], **extra)
 
 
 #: Discord's limits for embeds: a description, all embeds of one message together, embeds per message
@@ -130,8 +138,10 @@ async def run_command(
     host: TableHost,
     action: Callable[[Caller], Awaitable[Outputs]],
     deliver: Callable[[Outputs, int | None], Awaitable[None]],
+    reply_view: Callable[[Outputs], discord.ui.View | None] | None = None,
 ) -> Outputs | None:
-    """Defer, call the host, answer the caller ephemerally, then deliver the public posts and DMs."""
+    """Defer, call the host, answer the caller ephemerally (with the buttons ``reply_view`` gives a reply that
+    shows a board), then deliver the public posts and DMs."""
     await defer(interaction)
     try:
         caller = await caller_for(interaction, host)
@@ -144,7 +154,8 @@ async def run_command(
         return None
     text = out.reply or ("Done." if out.ok else "That did not work.")
     try:
-        await say(interaction, text, files=reply_files(out))
+        view = reply_view(out) if reply_view is not None and out.reply_board is not None else None
+        await say(interaction, text, files=reply_files(out), view=view)
     except discord.HTTPException:
         # The answer is lost (an expired interaction, say) but the move is committed: still post it.
         log.warning("could not answer an interaction; delivering its posts anyway")

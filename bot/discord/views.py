@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -18,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.interact import caller_for, clip, defer, reply_files, say
+from bot.outputs import escape_name
+from bot.reactions import offer_digest
 from bot.tables import Caller, Choice, Outputs, TableHost, TableSummary
 from rules import registry
 
@@ -27,9 +30,13 @@ if TYPE_CHECKING:
 log = logging.getLogger("parley.discord")
 
 MENU_SIZE = 25  # Discord's limit of options in one select menu
-CUSTOM_ID_MAX = 100  # Discord's limit on a component's custom id
 MENUS_PER_PAGE = 4  # the fifth row holds the page buttons
 STALE = "This board is out of date — the game has moved on. Use the newest board post, or `/table status`."
+#: a pick or a page this picker never offered (a tampered client): refused with the picker as it is now
+NOT_OFFERED = "That is not one of the choices this picker offered; here are your choices now."
+#: buttons under a board post at most: Discord's 25 components, less the post's own three and "Let it stand"
+MAX_OFFER_BUTTONS = 20
+_RUN = re.compile(r"r(\d{1,6})-(\d{1,6})")
 
 
 # -- the picker's layout, a pure function of the choices ---------------------------------------------------
@@ -135,9 +142,24 @@ def run_view(table_id: int, state_no: int, choices: list[Choice], page: int, sta
     group = " ".join(filter(None, (choices[start].menu, choices[start].submenu)))
     menu = Menu(group, tuple(_action_entry(choices, i) for i in range(start, end + 1)))
     view = discord.ui.View(timeout=None)
-    view.add_item(PickSelect(table_id, state_no, page, 0, menu, row=0, digest=fingerprint(choices)))
+    view.add_item(PickSelect(table_id, state_no, page, 0, menu, row=0, digest=fingerprint(choices), run=start))
     view.add_item(PageButton(table_id, state_no, page, "◀ Back"))
     return view
+
+
+def offered_values(choices: list[Choice], slot: int, run: int | None = None) -> set[str]:
+    """The values the picker drawn from ``choices`` offered in its menu number ``slot``, or, for a second level,
+    in the run of actions starting at index ``run`` that its parent menu offered: a pick is checked against these,
+    so a tampered value is refused, never read."""
+    menus = menus_for(choices)
+    if run is None:
+        return {e.value for e in menus[slot].entries} if 0 <= slot < len(menus) else set()
+    for menu in menus:
+        for entry in menu.entries:
+            bounds = _RUN.fullmatch(entry.value)
+            if bounds is not None and int(bounds[1]) == run:
+                return {f"a{i}" for i in range(run, int(bounds[2]) + 1)}
+    return set()
 
 
 def picker_text(summary: TableSummary | None, note: str = "", user_id: int | None = None, owed: str = "") -> str:
@@ -170,9 +192,11 @@ def board_view(
         view.add_item(TurnButton(table_id, state_no))
     view.add_item(HandButton(table_id, state_no))
     view.add_item(ZoomButton(table_id, state_no))
-    for action, label in optional or []:
-        if len(f"parley:react:{table_id}:{state_no}:{action}") <= CUSTOM_ID_MAX:  # a longer one stays in the picker
-            view.add_item(ReactButton(table_id, state_no, action, label))
+    offer = list(optional or [])
+    digest = offer_digest(offer)
+    # each button carries only its index into the offer and the offer's digest (a bigger offer stays in the picker)
+    for index, (_, label) in enumerate(offer[:MAX_OFFER_BUTTONS]):
+        view.add_item(OfferButton(table_id, state_no, index, digest, label))
     if decline:
         view.add_item(StandButton(table_id, state_no))
     return view
@@ -208,7 +232,7 @@ def waiting_text(summary: TableSummary | None, user_id: int | None = None) -> st
         return "The game is over — the summary is in the channel."
     if summary is None or summary.status != "running":
         return "There is no game running at this table."
-    names = [seat.name for seat in summary.seats if seat.seat in summary.to_act]
+    names = [escape_name(seat.name) for seat in summary.seats if seat.seat in summary.to_act]
     waiting = f"waiting for {', '.join(names)}" if names else "nobody has to act right now"
     if user_id is not None and not any(s.user_id == user_id and s.ai_level is None for s in summary.seats):
         return f"You have no seat at this table, so there is nothing for you to play — {waiting}."
@@ -360,14 +384,16 @@ async def _show_to_caller(
 
 class PickSelect(
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"parley:pick:(?P<t>\d+):(?P<s>\d+):(?P<p>\d+):(?P<k>\d+)(?::(?P<h>[0-9a-f]{8}))?",
+    template=r"parley:pick:(?P<t>\d+):(?P<s>\d+):(?P<p>\d+):(?P<k>\d+)(?::(?P<h>[0-9a-f]{8}))?(?::r(?P<r>\d+))?",
 ):
     """One menu of the picker. Picking an action plays it; picking a range opens the second level.
 
     Its custom id carries the :func:`fingerprint` of the choices it was drawn from (pickers posted before it
     existed have none): in a simultaneous phase another player's decision moves the table on, and a pick from
     a picker drawn just before still stands if the player's own choices are unchanged (the host checks that
-    the player has not acted since)."""
+    the player has not acted since). It also says which menu it is: number ``slot`` of the picker, or the
+    second level of the run starting at action ``run``; a pick must be one of the values that menu offered
+    (:func:`offered_values`)."""
 
     def __init__(
         self,
@@ -378,10 +404,11 @@ class PickSelect(
         menu: Menu | None = None,
         row: int = 0,
         digest: str = "",
+        run: int | None = None,
     ):
         entries = menu.entries if menu is not None else (Entry("…", "a0"),)
         title = menu.title if menu is not None else "actions"
-        tail = f":{digest}" if digest else ""
+        tail = (f":{digest}" if digest else "") + (f":r{run}" if run is not None else "")
         super().__init__(
             discord.ui.Select(
                 custom_id=f"parley:pick:{table_id}:{state_no}:{page}:{slot}{tail}",
@@ -395,11 +422,14 @@ class PickSelect(
         self.table_id = table_id
         self.state_no = state_no
         self.page = page
+        self.slot = slot
         self.digest = digest
+        self.run = run
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select, match: Any) -> PickSelect:
-        return cls(int(match["t"]), int(match["s"]), int(match["p"]), int(match["k"]), digest=match["h"] or "")
+        run = None if match["r"] is None else int(match["r"])
+        return cls(int(match["t"]), int(match["s"]), int(match["p"]), int(match["k"]), digest=match["h"] or "", run=run)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         host, delivery = _parts(interaction)
@@ -423,25 +453,26 @@ class PickSelect(
 
     async def _pick(self, interaction: discord.Interaction, host: TableHost, delivery: Delivery) -> None:
         caller = await caller_for(interaction, host)
-        value = (interaction.data or {}).get("values", [""])[0]  # type: ignore[union-attr]
+        values = (interaction.data or {}).get("values")  # type: ignore[union-attr]
+        value = values[0] if isinstance(values, list) and len(values) == 1 and isinstance(values[0], str) else ""
         choices = await host.choices(caller)
         if _current(host, interaction, self.table_id, self.state_no) is None and not self._same_choices(
             host, interaction, choices
         ):
             await _offer_picker(interaction, host, caller, note=STALE)
             return
-        if value.startswith("r"):
-            start, end = (int(x) for x in value[1:].split("-"))
-            if not 0 <= start <= end < len(choices):
-                await _offer_picker(interaction, host, caller, note=STALE)
-                return
+        if value not in offered_values(choices, self.slot, self.run):
+            # only a value this very menu offered is read: anything else (a tampered client) is refused as such
+            await _offer_picker(interaction, host, caller, note=NOT_OFFERED)
+            return
+        run = _RUN.fullmatch(value)
+        if run is not None:
+            start, end = int(run[1]), int(run[2])
             view = run_view(self.table_id, self.state_no, choices, self.page, start, end)
-            await _show(interaction, picker_text(host.table_for(caller.channel_id), user_id=caller.user_id, owed=host.owed_for(caller)), view)
+            owed = host.owed_for(caller)
+            await _show(interaction, picker_text(host.table_for(caller.channel_id), user_id=caller.user_id, owed=owed), view)
             return
-        index = int(value[1:]) if value[1:].isdigit() else -1
-        if not 0 <= index < len(choices):
-            await _offer_picker(interaction, host, caller, note=STALE)
-            return
+        index = int(value[1:])
         out = await host.play(caller, choices[index].action, state_no=self.state_no)
         if not out.ok:
             await _offer_picker(interaction, host, caller, note=out.reply)
@@ -475,18 +506,53 @@ async def _board_call(
         await say(interaction, failure)
 
 
+class OfferButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    # lenient on purpose: whatever index or digest a forged id carries, the host answers it (and refuses it)
+    template=r"parley:offer:(?P<t>\d+):(?P<s>\d+):(?P<i>\d+):(?P<h>[^:]*)",
+):
+    """An optional action open to seats that owe nothing (a Buccaneer challenge), on the board post while it lasts:
+    anyone may press it, and the host plays it for a seat that may take it or says who may. Its custom id is only
+    an index into what the board offered and that offer's digest (:func:`bot.reactions.offer_digest`): the host
+    reads the action from its own offer, so a forged id can name nothing else."""
+
+    def __init__(self, table_id: int, state_no: int, index: int, digest: str, label: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=_short(label or "Act", 80),
+                style=discord.ButtonStyle.danger,
+                custom_id=f"parley:offer:{table_id}:{state_no}:{index}:{digest}",
+            )
+        )
+        self.table_id = table_id
+        self.state_no = state_no
+        self.index = index
+        self.digest = digest
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> OfferButton:
+        return cls(int(match["t"]), int(match["s"]), int(match["i"]), match["h"], item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _board_call(
+            interaction,
+            self.table_id,
+            self.state_no,
+            lambda host, caller: host.react(caller, self.index, state_no=self.state_no, digest=self.digest),
+            "Something went wrong on my side; `/play` still works.",
+        )
+
+
 class ReactButton(
     discord.ui.DynamicItem[discord.ui.Button], template=r"parley:react:(?P<t>\d+):(?P<s>\d+):(?P<a>.+)"
 ):
-    """An optional action open to seats that owe nothing (a Buccaneer challenge), on the board post while it lasts:
-    anyone may press it, and the host plays it for a seat that may take it or says who may."""
+    """An optional action's button on a board posted before :class:`OfferButton` (its custom id names the action):
+    the host plays the action only if the board offers it now, and refuses anything else the same way."""
 
-    def __init__(self, table_id: int, state_no: int, action: str, label: str | None = None) -> None:
+    def __init__(self, table_id: int, state_no: int, action: str) -> None:
         super().__init__(
             discord.ui.Button(
-                label=_short(label or action, 80),
-                style=discord.ButtonStyle.danger,
-                custom_id=f"parley:react:{table_id}:{state_no}:{action}",
+                label="Act", style=discord.ButtonStyle.danger, custom_id=f"parley:react:{table_id}:{state_no}:{action}"
             )
         )
         self.table_id = table_id
@@ -495,7 +561,7 @@ class ReactButton(
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any) -> ReactButton:
-        return cls(int(match["t"]), int(match["s"]), match["a"], item.label)
+        return cls(int(match["t"]), int(match["s"]), match["a"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await _board_call(
@@ -570,6 +636,9 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:pa
             if not choices:
                 await _show(interaction, waiting_text(summary, caller.user_id), None)
                 return
+            if not 0 <= self.page < page_count(menus_for(choices)):
+                await _offer_picker(interaction, host, caller, note=NOT_OFFERED)  # a page no picker offered
+                return
             await _show(
                 interaction,
                 picker_text(summary, user_id=caller.user_id, owed=host.owed_for(caller)),
@@ -586,6 +655,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ZoomButton,
     PickSelect,
     PageButton,
+    OfferButton,
     ReactButton,
     StandButton,
 )

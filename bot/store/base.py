@@ -268,6 +268,30 @@ MIGRATIONS: tuple[Step, ...] = (
     );
     """
     ),
+    # 7: who may sit where (bot/lobby.py). ``seat_history``: a player who held a seat of a running table and was
+    # replaced in it by someone taking it over (the seat row keeps only its last player), so nobody who has seen one
+    # seat's private view is ever given another's; ``table_kicks``: who may not sit at a table again, by whom (a
+    # moderator's kick only a moderator lifts); ``host_name``: the host's name when the host holds no seat
+    Step(
+        """
+    CREATE TABLE seat_history (
+        table_id BIGINT NOT NULL,
+        user_id BIGINT NOT NULL,
+        seat INTEGER NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (table_id, user_id, seat)
+    );
+    CREATE TABLE table_kicks (
+        table_id BIGINT NOT NULL,
+        user_id BIGINT NOT NULL,
+        by_id BIGINT NOT NULL,
+        by_moderator INTEGER NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (table_id, user_id)
+    );
+    ALTER TABLE tables ADD COLUMN host_name TEXT;
+    """
+    ),
 )
 
 #: the tables ``parley db copy`` copies, parents first, each with its key (the order rows are read in); a
@@ -284,6 +308,8 @@ DATA_TABLES: dict[str, str] = {
     "ratings": "guild_id, game_id, player",
     "rating_changes": "table_id, seat",
     "dms_owed": "table_id, user_id, state_no",
+    "seat_history": "table_id, user_id, seat",
+    "table_kicks": "table_id, user_id",
 }
 
 RECORD_RESULTS = (
@@ -310,6 +336,15 @@ INSERT_RATING_CHANGE = (
 INSERT_SEATS = (
     "INSERT INTO seats (table_id, seat, user_id, name, ai_level, vacated, reachable) VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
+HOLD_SEAT = (
+    "INSERT INTO seat_history (table_id, user_id, seat, at) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT (table_id, user_id, seat) DO NOTHING"
+)
+KICK = (
+    "INSERT INTO table_kicks (table_id, user_id, by_id, by_moderator, at) VALUES (?, ?, ?, ?, ?)"
+    " ON CONFLICT (table_id, user_id) DO UPDATE SET by_id = excluded.by_id, by_moderator = excluded.by_moderator,"
+    " at = excluded.at"
+)
 INSERT_DEADLINES = "INSERT INTO deadlines (table_id, seat, started, due, reminded) VALUES (?, ?, ?, ?, ?)"
 OWE_DM = (
     "INSERT INTO dms_owed (table_id, user_id, state_no, text, created) VALUES (?, ?, ?, ?, ?)"
@@ -334,6 +369,17 @@ class SeatRow:
     reachable: bool = True
 
 
+@dataclass(frozen=True)
+class KickRow:
+    """A member kicked from a table: they may not sit at it again unless the kick is lifted. A kick by a
+    moderator (``by_moderator``) is lifted only by a moderator."""
+
+    user_id: int
+    by_id: int
+    by_moderator: bool
+    at: float
+
+
 @dataclass
 class TableRow:
     id: int
@@ -350,6 +396,8 @@ class TableRow:
     snapshot: dict[str, Any] | None
     created: float
     updated: float
+    #: the host's name, kept for a host who holds no seat (a moderator hosting without playing)
+    host_name: str | None = None
 
 
 @dataclass
@@ -500,13 +548,25 @@ class Store:
         ai_seed: str,
         now: float,
         seats: Sequence[SeatRow] = (),
+        host_name: str | None = None,
     ) -> int:
         """A new lobby and its first seats in one transaction, so a crash never leaves a lobby without its opener."""
         async with self.transaction() as tx:
             table_id = await tx.insert(
                 "INSERT INTO tables (guild_id, channel_id, game_id, status, host_id, options, seed, ai_seed,"
-                " created, updated) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
-                (guild_id, channel_id, game_id, host_id, json.dumps(options), seed, ai_seed, float(now), float(now)),
+                " created, updated, host_name) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    guild_id,
+                    channel_id,
+                    game_id,
+                    host_id,
+                    json.dumps(options),
+                    seed,
+                    ai_seed,
+                    float(now),
+                    float(now),
+                    host_name,
+                ),
             )
             await tx.executemany(INSERT_SEATS, _seat_args(table_id, seats))
             return table_id
@@ -517,21 +577,66 @@ class Store:
             if status in ("finished", "abandoned"):
                 await tx.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
 
-    async def set_host(self, table_id: int, host_id: int, now: float) -> None:
-        """The table's host handed on (its host left)."""
+    async def set_host(self, table_id: int, host_id: int, now: float, name: str | None = None) -> None:
+        """The table's host handed on (its host left, or handed it on); ``name`` is theirs."""
         async with self.transaction() as tx:
-            await tx.execute("UPDATE tables SET host_id = ?, updated = ? WHERE id = ?", (host_id, float(now), table_id))
+            await tx.execute(
+                "UPDATE tables SET host_id = ?, host_name = ?, updated = ? WHERE id = ?",
+                (host_id, name, float(now), table_id),
+            )
 
     async def touch(self, table_id: int, now: float) -> None:
         async with self.transaction() as tx:
             await tx.execute("UPDATE tables SET updated = ? WHERE id = ?", (float(now), table_id))
 
-    async def save_seats(self, table_id: int, seats: list[SeatRow], now: float) -> None:
-        """Replace the seat list of a table (lobby edits, take-overs)."""
+    async def save_seats(
+        self,
+        table_id: int,
+        seats: list[SeatRow],
+        now: float,
+        *,
+        held: Sequence[tuple[int, int]] = (),
+        kick: KickRow | None = None,
+    ) -> None:
+        """Replace the seat list of a table (lobby edits, take-overs). In the same transaction: ``held``, the
+        ``(seat, user id)`` of players a take-over replaces in a running game's seat rows, is remembered for good
+        (:meth:`seat_history`); a ``kick`` is recorded with the seat it empties (:meth:`kicks`)."""
         async with self.transaction() as tx:
             await tx.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
             await tx.executemany(INSERT_SEATS, _seat_args(table_id, seats))
             await tx.execute("UPDATE tables SET updated = ? WHERE id = ?", (float(now), table_id))
+            if held:
+                await tx.executemany(HOLD_SEAT, [(table_id, user, seat, float(now)) for seat, user in held])
+            if kick is not None:
+                await tx.execute(
+                    KICK, (table_id, kick.user_id, kick.by_id, int(kick.by_moderator), float(kick.at))
+                )
+
+    async def seat_history(self, table_id: int) -> list[tuple[int, int]]:
+        """``(seat, user id)`` of every player a take-over replaced in a seat of the table (the seat rows hold the
+        others)."""
+        rows = await self._fetch(
+            "SELECT seat, user_id FROM seat_history WHERE table_id = ? ORDER BY seat, user_id", (table_id,)
+        )
+        return [(int(r["seat"]), int(r["user_id"])) for r in rows]
+
+    async def kicks(self, table_id: int) -> dict[int, KickRow]:
+        """The members kicked from the table and not let back, by user id."""
+        rows = await self._fetch(
+            "SELECT user_id, by_id, by_moderator, at FROM table_kicks WHERE table_id = ? ORDER BY user_id",
+            (table_id,),
+        )
+        return {
+            int(r["user_id"]): KickRow(int(r["user_id"]), int(r["by_id"]), bool(r["by_moderator"]), float(r["at"]))
+            for r in rows
+        }
+
+    async def lift_kick(self, table_id: int, user_id: int) -> bool:
+        """The member may sit at the table again; whether they had been kicked."""
+        async with self.transaction() as tx:
+            return (
+                await tx.execute("DELETE FROM table_kicks WHERE table_id = ? AND user_id = ?", (table_id, user_id)) > 0
+            )
 
     async def begin_game(self, table_id: int, seats: list[SeatRow], snapshot: dict[str, Any], now: float) -> None:
         """Lobby → running in one transaction: the final seats, the player count and the first snapshot."""
@@ -1013,4 +1118,5 @@ def _table(row: Row) -> TableRow:
         snapshot=None if row["snapshot"] is None else json.loads(row["snapshot"]),
         created=row["created"],
         updated=row["updated"],
+        host_name=row["host_name"],
     )

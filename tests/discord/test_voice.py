@@ -119,6 +119,10 @@ async def test_the_lobby_post_is_edited_as_the_table_starts_and_ends(world: Worl
     assert f"Host: {w.mod.name}" in lobby.content
     await w.mod.slash(w.channel, "table leave")  # the host leaves the running game: an AI plays on for them
     lobby = next(m for m in w.messages() if m.id == lobby.id)
+    # a moderator hosts on without a seat until they hand the table on (issue 23)
+    assert f"Host: {w.mod.name} (not playing)" in lobby.content and w.summary().host_id == w.mod.id, lobby.content
+    await w.mod.slash(w.channel, "table host", member=w.ana)
+    lobby = next(m for m in w.messages() if m.id == lobby.id)
     assert f"Host: {w.ana.name}" in lobby.content and w.summary().host_id == w.ana.id, lobby.content
     await play_game_by_slash(w)
     lobby = next(m for m in w.messages() if m.id == lobby.id)
@@ -133,7 +137,11 @@ async def test_the_lobby_post_says_when_the_table_is_ended_and_who_hosts_after_t
     lobby = _lobby(w)
     # Flagon deals no colours by seat order: the lobby promises none
     assert "colour" not in lobby.content.lower()
-    await w.mod.slash(w.channel, "table leave")
+    await w.mod.slash(w.channel, "table leave")  # a moderator who leaves still hosts (issue 23)
+    lobby = next(m for m in w.messages() if m.id == lobby.id)
+    assert f"Host: {w.mod.name} (not playing)" in lobby.content and w.summary().host_id == w.mod.id, lobby.content
+    assert "ended" not in reply(await w.ana.slash(w.channel, "table end"))  # the player has no host rights yet
+    await w.mod.slash(w.channel, "table host", member=w.ana)
     lobby = next(m for m in w.messages() if m.id == lobby.id)
     assert f"Host: {w.ana.name}" in lobby.content, lobby.content
     assert w.summary().host_id == w.ana.id

@@ -294,6 +294,16 @@ async def _fuzz_others(host: TableHost, game: Game, callers: list[Caller]) -> No
     for c in idle:
         out = await host.hand(c)
         assert out.ok and len(out.reply) <= MAX_TEXT
+    # a forged board button (issue 23): an index with a digest no board offered, or text no board offers
+    replies = set()
+    for c in (SPECTATOR, *idle, callers[summary.to_act[0]]):
+        for pick, digest in REACT_JUNK:
+            out = await host.react(c, pick, summary.state_no, digest=digest)
+            assert not out.ok and len(out.reply) <= MAX_TEXT and not LIVE_MENTION.search(out.reply)
+            replies.add(out.reply)
+        out = await host.status(c, repost=c is SPECTATOR)  # the board for the caller, nothing to the channel
+        assert out.ok and not out.public and not out.private
+    assert len(replies) == 1, replies  # one refusal, whatever the forgery names
     assert await _snapshot(host, summary.table_id) == before
     assert host.internal_errors == 0
 
@@ -368,6 +378,16 @@ def test_engines_raise_only_illegal_action_on_hostile_text(game_id: str) -> None
         state, _ = game.apply(state, seat, rnd.choice(game.legal_actions(state, seat)))
 
 
+#: forged board buttons: indexes with digests no offer has, and action texts (a button posted before indexes)
+REACT_JUNK: list[tuple[int | str, str]] = [
+    (0, ""),
+    (0, "zzzzzzzz"),
+    (1, "00000000"),
+    (-1, "deadbeef"),
+    (10**30, "deadbeef"),
+    *((text, "") for text in ODD[:20]),
+    *((text, "") for text in OTHER_ACTIONS[:10]),
+]
 LOBBY_JUNK = ["@everyone", "<@1234567890>", "x" * 100_000, "\udcff\x00\u202e", "", " ", "🏴‍☠️", "-1", "../toy"]
 SEAT_JUNK = [-1, -(2**63), 2**63, 10**30, 99, 5]
 
@@ -403,6 +423,11 @@ async def test_lobby_commands_refuse_hostile_arguments_politely(make_host: HostF
     assert all(o.reply.strip() and len(o.reply) <= DISCORD_LIMIT for o in settings)
     for uid in (-1, 0, 2**63, 10**30):
         outs.append(await host.kick(opener, uid))
+        outs.append(await host.unkick(opener, uid))
+        outs.append(await host.hand_host(opener, uid))
+    for junk in LOBBY_JUNK:
+        outs.append(await host.kick(opener, others[1].user_id, junk))  # a member's name, as a crafted call sends it
+        outs.append(await host.unkick(opener, others[1].user_id, junk))
     for out in outs:
         assert isinstance(out, Outputs)
         assert out.reply.strip() and len(out.reply) <= DISCORD_LIMIT, out.reply[:80]

@@ -112,7 +112,9 @@ async def test_status_in_lobby_and_without_table(host: TableHost) -> None:
     assert not (await host.status(ANA)).ok
     await lobby(host)
     out = await host.status(BEN)
-    assert out.ok and "lobby" in out.public[0].text
+    assert out.ok and "lobby" in out.reply and not out.public  # shown to the caller only
+    out = await host.status(ANA, repost=True)
+    assert out.ok and "no board before the game starts" in out.reply and not out.public
 
 
 async def test_rules_lists_games_and_shows_one(host: TableHost) -> None:

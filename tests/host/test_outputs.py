@@ -6,7 +6,7 @@ import io
 
 from PIL import Image
 
-from bot.outputs import clip, duration, fold_repeats, private_part, private_text
+from bot.outputs import clip, duration, escape_name, fold_repeats, private_part, private_text
 from bot.replay import gif, sample
 from tests.host import toygame
 
@@ -131,3 +131,16 @@ def test_repeated_lines_in_a_row_are_told_once_with_a_count() -> None:
         acted,
     ]
     assert fold_repeats([]) == []
+
+
+def test_escape_name_shows_a_name_as_written_never_as_markdown_or_a_mention() -> None:
+    assert escape_name("ana") == "ana" and escape_name("AI 1 (hard, 3 s)") == "AI 1 (hard, 3 s)"
+    assert escape_name("@everyone <@&77> **B** ||x||") == "@\u200beveryone \\<@\u200b&77> \\*\\*B\\*\\* \\|\\|x\\|\\|"
+    assert escape_name("__u__ ~~s~~ `c` [l](https://x.y) \\") == (
+        "\\_\\_u\\_\\_ \\~\\~s\\~\\~ \\`c\\` \\[l\\](https://x.y) \\\\"
+    )
+    # a name may begin a line: nothing that is markdown only there (a heading, subtext, a quote, a list)
+    for name, shown in (("# Big", "\\# Big"), ("-# small", "\\-# small"), ("> q", "\\> q"), ("1. x", "1\\. x")):
+        assert escape_name(name) == shown
+    assert escape_name("two\nlines\x00") == "two lines" and escape_name("@here") == "@\u200bhere"
+    assert escape_name("</cmd:1> <t:1> <:e:1> <#9>") == "\\</cmd:1> \\<t:1> \\<:e:1> \\<#\u200b9>"

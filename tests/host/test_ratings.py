@@ -124,8 +124,10 @@ async def test_the_migration_rates_earlier_games_once(
     store = Store(path)
     await store.open()
     async with store.transaction() as tx:
-        for table in ("ratings", "rating_changes", "rating_backfill", "dms_owed"):  # every table after step 4
+        # every table and column after step 4
+        for table in ("ratings", "rating_changes", "rating_backfill", "dms_owed", "seat_history", "table_kicks"):
             await tx.execute(f"DROP TABLE {table}")
+        await tx.execute("ALTER TABLE tables DROP COLUMN host_name")
         if store.dialect == "postgresql":
             await tx.execute("UPDATE parley_schema SET version = 4")
         else:

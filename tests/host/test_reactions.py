@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.reactions import NOT_OFFERED, offer_digest
 from bot.store import Store
 from bot.tables import Outputs, TableHost
 from tests.host.conftest import ANA, BEN, CHANNEL, CID, Clock, HostFactory, RecordingRenderer, state_of
@@ -169,3 +170,27 @@ async def test_no_wait_when_no_person_could_challenge(make_host: HostFactory) ->
     _, n = strength(host)
     out = await sail(host, n)
     assert host.table_for(CHANNEL).to_act == (1,) and all(not p.optional for p in out.public[:-1])
+
+
+async def test_a_board_button_means_only_what_the_board_offered(make_host: HostFactory) -> None:
+    """A button is an index into the board's public offer with the offer's digest (issue 23): the host reads the
+    action from its own offer, and anything else (another index, an old digest, an action's text the board does
+    not offer, whether or not some hidden hand allows it) gets one refusal that depends on nothing hidden."""
+    host = await buccaneer(make_host)
+    s, _ = strength(host)
+    post = board(await sail(host, s))
+    digest = offer_digest(post.optional)
+    before = host.table_for(CHANNEL).state_no
+    t = host._tables[host.table_for(CHANNEL).table_id]  # noqa: SLF001 - the truth, to pick forgeries
+    # the held AI's own moves, which its hidden hand decides, and not offered on the board
+    hidden = [a for a in t.game.legal_actions(t.state, 2) if a not in dict(post.optional)]
+    assert hidden
+    forged = [(1, digest), (-1, digest), (0, "00000000"), (0, ""), (10**9, digest), *((a, "") for a in hidden)]
+    forged += [("pass", ""), ("challenge now", ""), ("", "")]
+    replies = {(await host.react(BEN, pick, before, digest=h)).reply for pick, h in forged}
+    assert replies == {NOT_OFFERED} and host.table_for(CHANNEL).state_no == before
+    stale = await host.react(BEN, 0, before - 1, digest=digest)
+    assert not stale.ok and host.table_for(CHANNEL).state_no == before
+    assert host.internal_errors == 0
+    out = await host.react(BEN, 0, before, digest=digest)  # the real button
+    assert out.ok and "`challenge`" in out.reply

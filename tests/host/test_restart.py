@@ -153,7 +153,7 @@ async def test_undo_and_the_turns_narration_survive_a_restart(make_host: HostFac
     assert out.ok, out.reply
     assert state_of(second)["marks"] == after_undos["marks"] and before_mark["marks"] != after_undos["marks"]
     assert not (await second.undo(ANA)).ok
-    board = (await second.status(BEN)).public[-1].text
+    board = (await second.status(BEN)).reply  # the board as the status shows it to the caller
     assert "Ana (Red) made a mark." in board and "ready" not in board  # the turn's own narration
 
 

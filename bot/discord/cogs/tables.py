@@ -1,5 +1,5 @@
-"""Table commands: ``/table …`` (open per game with its own typed options, join, leave, ai, start, status,
-kick, end, history), ``/play`` with autocomplete of the legal actions, ``/hand`` and ``/undo``.
+"""Table commands: ``/table …`` (open per game with its own typed options and ``seat``, join, leave, ai, start,
+status, kick, unkick, host, end, history), ``/play`` with autocomplete of the legal actions, ``/hand`` and ``/undo``.
 
 Rights are checked by the table host (the table's host or a moderator); the transport only computes who is a
 moderator. Discord's ``default_permissions`` applies to whole top-level commands, so the ``/table`` tree stays
@@ -65,7 +65,8 @@ class TablesCog(commands.Cog):
         return self.bot.host
 
     async def _run(self, interaction: discord.Interaction, action: Any) -> None:
-        await run_command(interaction, self.host, action, self.bot.delivery.deliver)
+        delivery = self.bot.delivery
+        await run_command(interaction, self.host, action, delivery.deliver, delivery.reply_view)
 
     # -- /table open <game> [options] -------------------------------------------------------------------
     def _build_open(self) -> None:
@@ -81,10 +82,15 @@ class TablesCog(commands.Cog):
         options = list(info.options)
         params = {option_param(opt): opt for opt in options}
         big = {name for name, opt in params.items() if len(opt.choices) > AUTOCOMPLETE_MAX}
+        # whether the opener sits at the table: a Discord option of its own, named apart from any game option
+        seat_param = next(name for name in ("seat", "host_seat", "parley_seat") if name not in params)
 
-        async def callback(interaction: discord.Interaction, **values: Optional[str]) -> None:  # noqa: UP045
+        async def callback(interaction: discord.Interaction, **values: Any) -> None:
+            seat = values.pop(seat_param, None)
             chosen = {params[name].name: value for name, value in values.items() if value is not None}
-            await self._run(interaction, lambda caller: self.host.open(caller, game_id, chosen))
+            await self._run(
+                interaction, lambda caller: self.host.open(caller, game_id, chosen, seat=seat is not False)
+            )
 
         # discord.py reads the options from the signature: give the callback one typed parameter per option.
         callback.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
@@ -93,9 +99,11 @@ class TablesCog(commands.Cog):
                 inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=Optional[str], default=None)  # noqa: UP045
                 for name in params
             ]
+            + [inspect.Parameter(seat_param, inspect.Parameter.KEYWORD_ONLY, annotation=Optional[bool], default=None)]  # noqa: UP045
         )
         callback.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
-            name: _short(opt.help or f"{opt.name} (default {opt.default})") for name, opt in params.items()
+            **{name: _short(opt.help or f"{opt.name} (default {opt.default})") for name, opt in params.items()},
+            seat_param: "Take seat 1 yourself (default yes); no: a moderator hosts the table without playing",
         }
         callback.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
             name: _option_choices(opt) for name, opt in params.items() if name not in big
@@ -136,9 +144,12 @@ class TablesCog(commands.Cog):
                     if current.lower() in label.lower():
                         out.append(app_commands.Choice(name=_short(label), value=seat + 1))
             else:
-                # a running game: the seats an AI plays for a player who left, under their real names
+                # a running game: the seats an AI plays for a player who left, under their real names; only those
+                # the caller may take (a player who held a seat here gets only their own back)
+                caller = await caller_for(interaction, self.host)
+                open_to = set(await self.host.seats_open_to(caller))
                 for s in summary.seats:
-                    if s.ai_level is None or s.user_id is None:
+                    if s.ai_level is None or s.user_id is None or s.seat not in open_to:
                         continue
                     name = names[s.seat] if s.seat < len(names) else f"Seat {s.seat + 1}"
                     label = f"{s.seat + 1}: {name} (played by an AI for {s.name})"
@@ -177,10 +188,22 @@ class TablesCog(commands.Cog):
         async def ai_remove(interaction: discord.Interaction) -> None:
             await self._run(interaction, self.host.ai_remove)
 
-        @table.command(name="kick", description="Replace a player by an AI (table host or moderators)")
-        @app_commands.describe(member="The player to replace")
+        @table.command(
+            name="kick", description="Remove a member from this table: an AI plays their seat (table host or moderators)"
+        )
+        @app_commands.describe(member="The member to remove; they cannot sit at this table again while it lasts")
         async def kick(interaction: discord.Interaction, member: discord.User) -> None:
-            await self._run(interaction, lambda c: self.host.kick(c, member.id))
+            await self._run(interaction, lambda c: self.host.kick(c, member.id, member.display_name))
+
+        @table.command(name="unkick", description="Let a kicked member sit at this table again (moderators)")
+        @app_commands.describe(member="The member to let back")
+        async def unkick(interaction: discord.Interaction, member: discord.User) -> None:
+            await self._run(interaction, lambda c: self.host.unkick(c, member.id, member.display_name))
+
+        @table.command(name="host", description="Hand this table's host rights to a member (table host or moderators)")
+        @app_commands.describe(member="The new host: a player at the table (a moderator may choose anyone)")
+        async def host(interaction: discord.Interaction, member: discord.User) -> None:
+            await self._run(interaction, lambda c: self.host.hand_host(c, member.id, member.display_name))
 
     def _build_running(self) -> None:
         table = self.table
@@ -189,9 +212,12 @@ class TablesCog(commands.Cog):
         async def start(interaction: discord.Interaction) -> None:
             await self._run(interaction, self.host.start_table)
 
-        @table.command(name="status", description="Repost the board, whose turn it is and the last moves")
-        async def status(interaction: discord.Interaction) -> None:
-            await self._run(interaction, self.host.status)
+        @table.command(name="status", description="The board, whose turn it is and the last moves, shown only to you")
+        @app_commands.describe(
+            repost="Also post the board to the channel again (players and moderators; once a minute, no pings)"
+        )
+        async def status(interaction: discord.Interaction, repost: bool = False) -> None:
+            await self._run(interaction, lambda c: self.host.status(c, repost))
 
         @table.command(name="end", description="End the game, recorded as abandoned (table host or moderators)")
         async def end(interaction: discord.Interaction) -> None:
