@@ -10,6 +10,7 @@ Standard library only: this module (and every game package) must import nothing 
 from __future__ import annotations
 
 import json
+import math
 import random
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -20,6 +21,8 @@ Action = str
 AI_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 #: how long the host holds an AI seat due to act while a person may still take an optional action (a challenge)
 REACTION_SECONDS = 20
+#: actions a ``hard`` rollout plays before it scores the position with ``Game.evaluate`` (a game sets its own)
+DEFAULT_HORIZON = 80
 
 
 class IllegalAction(Exception):
@@ -186,6 +189,8 @@ class Game:
 
     info: ClassVar[GameInfo]
     version: ClassVar[int] = 1
+    #: actions a ``hard`` rollout plays before :meth:`evaluate` scores the position (rules/search.py)
+    search_horizon: ClassVar[int] = DEFAULT_HORIZON
 
     # -- options -------------------------------------------------------------------------------------
     def resolve_options(self, options: dict[str, str] | None) -> dict[str, str]:
@@ -240,6 +245,10 @@ class Game:
         raise NotImplementedError
 
     def outcome(self, state: State) -> Outcome | None:
+        raise NotImplementedError
+
+    def seat_count(self, state: State) -> int:
+        """How many seats play this game."""
         raise NotImplementedError
 
     def parse(self, text: str) -> Action:
@@ -302,6 +311,12 @@ class Game:
         samples; a game without one cannot offer ``hard``."""
         raise NotImplementedError(f"{self.info.id} has no sampler")
 
+    def evaluate(self, state: State, seat: int) -> float:
+        """The seat's chance to win, in [0, 1], from a (sampled) state that is not over: how the search scores a
+        rollout cut off at :attr:`search_horizon`. By default the seat's fair share; a game's own evaluation (its
+        ``evaluate.py``) reads the lead it can measure, usually through :func:`logistic`."""
+        return 1.0 / max(1, self.seat_count(state))
+
     def private_summary(self, view: dict[str, Any], seat: int) -> str:
         """A few readable lines of what only ``seat`` knows (its hand, its hints, its secret map), written from
         ``view(state, seat)``, for DMs and ``/hand``. Empty when the seat holds nothing secret."""
@@ -327,6 +342,11 @@ class Game:
     def secrets(self, state: State) -> list[str]:
         """Strings that must never appear in public output for this state (for leak tests); optional."""
         return []
+
+
+def logistic(x: float) -> float:
+    """A lead measured in "typical swings" as a win chance in (0, 1): 0.5 level, clamped so it never overflows."""
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
 
 
 def canonical_json(data: Any) -> str:

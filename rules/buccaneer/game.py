@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 from rules.buccaneer import ai, board, engine, views
+from rules.buccaneer.evaluate import HORIZON, win_chance
 from rules.buccaneer.model import CHANCE_TITLES, CREW, CREW_VALUE, KEEPERS
 from rules.buccaneer.setup import new_state
 from rules.core import Action, Game, GameInfo, IllegalAction, Option, Outcome, State, normalize_text
@@ -124,6 +125,7 @@ class Buccaneer(Game):
         cards=tuple((f"{n} {_title(n)}", CHANCE_EFFECTS[n]) for n in sorted(CHANCE_EFFECTS)),
     )
     version = 1
+    search_horizon = HORIZON
 
     # -- the table's voice -------------------------------------------------------------------------------
     def owed(self, view: dict[str, Any], seat: int) -> str:
@@ -184,6 +186,9 @@ class Buccaneer(Game):
             return views.public_view(state)
         return views.seat_view(state, seat)
 
+    def seat_count(self, state: State) -> int:
+        return len(state["players"])
+
     def outcome(self, state: State) -> Outcome | None:
         out = state["outcome"]
         if out is None:
@@ -209,6 +214,9 @@ class Buccaneer(Game):
 
     def undoable(self, before: State, seat: int, action: Action) -> bool:
         return action.split(" ", 1)[0] in UNDOABLE and engine.top(before) is None
+
+    def evaluate(self, state: State, seat: int) -> float:
+        return win_chance(state, seat)
 
     def private_summary(self, view: dict[str, Any], seat: int) -> str:
         you = view.get("you") or {}

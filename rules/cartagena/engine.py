@@ -29,6 +29,7 @@ from rules.cartagena.board import (
     position_word,
 )
 from rules.cartagena.deck import ROW_SIZE, SYMBOL_INDEX, draw, new_deck
+from rules.cartagena.evaluate import HORIZON, win_chance
 from rules.cartagena.texts import BLURB, OPTION_HELP, RULES
 
 SEAT_NAMES: tuple[str, ...] = ("Red", "Blue", "Yellow", "Green", "Purple")
@@ -105,6 +106,7 @@ class Cartagena(core.Game):
         ),
     )
     version = 1
+    search_horizon = HORIZON
 
     def lobby_notes(self, players: int, options: dict[str, str]) -> list[str]:
         # spec §1.2: with 4-5 crews and no reshuffle, a Jamaica pile runs dry in a third to half of the games
@@ -404,6 +406,9 @@ class Cartagena(core.Game):
             "result": None if not over else core.clone(state["result"]),
         }
 
+    def seat_count(self, state: core.State) -> int:
+        return state["players"]
+
     def outcome(self, state: core.State) -> core.Outcome | None:
         result = state["result"]
         if not result:
@@ -465,6 +470,9 @@ class Cartagena(core.Game):
         from rules.cartagena.sample import sample
 
         return sample(view, seat, rng)
+
+    def evaluate(self, state: core.State, seat: int) -> float:
+        return win_chance(state, seat)
 
     def private_summary(self, view: dict[str, Any], seat: int) -> str:
         hand = view["hands"][str(seat)]

@@ -11,6 +11,7 @@ from rules.core import Event, Game, GameInfo, IllegalAction, Option, Outcome, St
 from . import flow
 from .board import SHIP_NAME
 from .cards import CARD, CHAR_NAME, TAG, card_name
+from .evaluate import HORIZON, win_chance
 from .forces import Ctx
 
 RULES = """**Flagon: pirate brawl on two ships** (2–8 players, two crews: Gulls west, Krakens east)
@@ -69,6 +70,7 @@ class Flagon(Game):
         cards=tuple((f"{name} ({time})", text) for name, time, text in CARD.values()),
     )
     version = 1
+    search_horizon = HORIZON
 
     def new(self, players: int, options: dict[str, str] | None, seed: str) -> State:
         self.check_players(players)
@@ -178,6 +180,9 @@ class Flagon(Game):
             "victims": list(state["victims"]),
             "result": clone(state["result"]),
         }
+
+    def seat_count(self, state: State) -> int:
+        return state["players"]
 
     def outcome(self, state: State) -> Outcome | None:
         if state["phase"] != "over":
@@ -302,6 +307,9 @@ class Flagon(Game):
         from .sample import sample
 
         return sample(view, seat, rng)
+
+    def evaluate(self, state: State, seat: int) -> float:
+        return win_chance(state, seat)
 
     def private_summary(self, view: dict[str, Any], seat: int) -> str:
         lines = []

@@ -10,6 +10,7 @@ from rules.core import Action, Event, Game, GameInfo, IllegalAction, Option, Out
 from rules.martinique import actions, engine
 from rules.martinique.board import BEACH_SET, INDEX, walks
 from rules.martinique.engine import NAMES
+from rules.martinique.evaluate import HORIZON, win_chance
 from rules.martinique.tiles import value_of
 from rules.martinique.view import build_view, knowledge
 from rules.voice import credit
@@ -67,6 +68,7 @@ class Martinique(Game):
         seat_names=NAMES,
     )
     version = 1
+    search_horizon = HORIZON
 
     # -- contract ------------------------------------------------------------------------------------------
     def new(self, players: int, options: dict[str, str] | None, seed: str) -> State:
@@ -100,6 +102,9 @@ class Martinique(Game):
 
     def outcome(self, state: State) -> Outcome | None:
         return engine.outcome(state)
+
+    def seat_count(self, state: State) -> int:
+        return len(state["players"])
 
     # -- host helpers --------------------------------------------------------------------------------------
     def owed(self, view: dict[str, Any], seat: int) -> str:
@@ -174,6 +179,9 @@ class Martinique(Game):
         from rules.martinique.sample import sample
 
         return sample(view, seat, rng)
+
+    def evaluate(self, state: State, seat: int) -> float:
+        return win_chance(state, seat)
 
     def private_summary(self, view: dict[str, Any], seat: int) -> str:
         mine = view.get("private") or {}

@@ -17,6 +17,7 @@ from rules.treasure_island import hints as H
 from rules.treasure_island import moves as M
 from rules.treasure_island import views as V
 from rules.treasure_island.engine import P
+from rules.treasure_island.evaluate import HORIZON, win_chance
 from rules.treasure_island.geometry import Pt
 from rules.voice import credit
 
@@ -152,6 +153,7 @@ def _miles(a: Pt, b: Pt) -> str:
 class TreasureIsland(core.Game):
     info = INFO
     version = 1
+    search_horizon = HORIZON
 
     # -- setup ------------------------------------------------------------------------------------------
     def new(self, players: int, options: dict[str, str] | None, seed: str) -> State:
@@ -170,6 +172,9 @@ class TreasureIsland(core.Game):
 
     def to_act(self, state: State) -> list[int]:
         return E.to_act(state)
+
+    def seat_count(self, state: State) -> int:
+        return state["n"]
 
     def outcome(self, state: State) -> Outcome | None:
         o = state["outcome"]
@@ -326,6 +331,9 @@ class TreasureIsland(core.Game):
         from rules.treasure_island import ai
 
         return ai.choose(view, seat, legal, level, rnd)
+
+    def evaluate(self, state: State, seat: int) -> float:
+        return win_chance(state, seat)
 
     def private_summary(self, view: dict[str, Any], seat: int) -> str:
         """What only this seat knows, in a few lines for DMs and ``/hand`` (from its own view)."""

@@ -138,6 +138,9 @@ class ToyGame(Game):
             v["seat"] = seat
         return v
 
+    def seat_count(self, state: State) -> int:
+        return state["players"]
+
     def outcome(self, state: State) -> Outcome | None:
         if state["winner"] is None:
             return None
