@@ -12,33 +12,23 @@ from __future__ import annotations
 import json
 import math
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from rules import search
+from rules.refusals import IllegalAction  # part of this contract, kept in a leaf module the search imports
+
 State = dict[str, Any]
 Action = str
+#: an AI policy: a seat's choice from its own view among the legal actions, with the host's randomness
+Policy = Callable[[dict[str, Any], int, list[Action], random.Random], Action]
 
 AI_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 #: how long the host holds an AI seat due to act while a person may still take an optional action (a challenge)
 REACTION_SECONDS = 20
 #: actions a ``hard`` rollout plays before it scores the position with ``Game.evaluate`` (a game sets its own)
 DEFAULT_HORIZON = 80
-
-
-class IllegalAction(Exception):
-    """An action the engine refuses. ``message`` is written for the player and names what is allowed.
-
-    Codes used across games: ``game_over``, ``not_your_turn``, ``bad_syntax``, ``illegal``,
-    ``bad_option``, ``bad_players``, ``bad_version``. Games may add their own.
-    """
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def __repr__(self) -> str:
-        return f"IllegalAction({self.code!r}, {self.message!r})"
 
 
 @dataclass(frozen=True)
@@ -191,6 +181,8 @@ class Game:
     version: ClassVar[int] = 1
     #: actions a ``hard`` rollout plays before :meth:`evaluate` scores the position (rules/search.py)
     search_horizon: ClassVar[int] = DEFAULT_HORIZON
+    #: the game's own AI policies by level (its ``ai.py``): ``easy`` and ``normal``; ``hard`` is the search
+    policies: ClassVar[Mapping[str, Policy]] = {}
 
     # -- options -------------------------------------------------------------------------------------
     def resolve_options(self, options: dict[str, str] | None) -> dict[str, str]:
@@ -298,8 +290,19 @@ class Game:
         return self.legal_actions(state, seat)[-1]
 
     def ai_choose(self, view: dict[str, Any], seat: int, legal: list[Action], level: str, rnd: random.Random) -> Action:
-        """An AI seat's choice from its own view and the legal actions, with host-supplied randomness."""
-        raise NotImplementedError
+        """An AI seat's choice from its own view and the legal actions, with host-supplied randomness.
+
+        The levels are dispatched here, once for every game: ``easy`` and ``normal`` are the game's own
+        :attr:`policies`; ``hard`` is the search (rules/search.py), which samples states from the view and plays
+        them out with ``normal``; ``random`` (fuzz tests only) picks uniformly."""
+        if level == "hard":
+            return search.choose(self, view, seat, legal, rnd)
+        if level == "random":
+            return rnd.choice(legal)
+        policy = self.policies.get(level)
+        if policy is None:
+            raise ValueError(f"unknown AI level {level!r}; levels: {', '.join(AI_LEVELS)}")
+        return policy(view, seat, legal, rnd)
 
     # -- the hard AI (rules/search.py) ----------------------------------------------------------------
     def sample(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:

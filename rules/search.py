@@ -33,9 +33,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rules.core import Action, Game, IllegalAction, State
+from rules.refusals import IllegalAction
+
+if TYPE_CHECKING:  # the contract dispatches ``hard`` here, so this module imports it only for type checkers
+    from rules.core import Action, Game, State
 
 #: seconds a decision may take by default (tables may set another budget)
 DEFAULT_SECONDS = 1.0

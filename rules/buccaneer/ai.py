@@ -31,16 +31,15 @@ View = dict[str, Any]
 NODES: tuple[str, ...] = tuple(board.RAYS)
 
 
-def choose(view: View, seat: int, legal: list[str], level: str, rnd: random.Random) -> str:
-    if level == "hard":
-        from rules import search
-        from rules.buccaneer import GAME
-
-        return search.choose(GAME, view, seat, legal, rnd)
+def easy(view: View, seat: int, legal: list[str], rnd: random.Random) -> str:
     if len(legal) == 1:
         return legal[0]
-    if level == "easy":
-        return _easy(view, seat, legal, rnd)
+    return _easy(view, seat, legal, rnd)
+
+
+def normal(view: View, seat: int, legal: list[str], rnd: random.Random) -> str:
+    if len(legal) == 1:
+        return legal[0]
     return Normal(view, seat, legal, rnd).choose()
 
 

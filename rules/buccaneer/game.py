@@ -126,6 +126,7 @@ class Buccaneer(Game):
     )
     version = 1
     search_horizon = HORIZON
+    policies = {"easy": ai.easy, "normal": ai.normal}
 
     # -- the table's voice -------------------------------------------------------------------------------
     def owed(self, view: dict[str, Any], seat: int) -> str:
@@ -296,9 +297,6 @@ class Buccaneer(Game):
         from rules.buccaneer.sample import sample
 
         return sample(view, seat, rng)
-
-    def ai_choose(self, view: dict[str, Any], seat: int, legal: list[Action], level: str, rnd: random.Random) -> Action:
-        return ai.choose(view, seat, legal, level, rnd)
 
 
 def _turn_default(state: State, seat: int, legal: list[str]) -> str:

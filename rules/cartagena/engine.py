@@ -107,6 +107,7 @@ class Cartagena(core.Game):
     )
     version = 1
     search_horizon = HORIZON
+    policies = {"easy": ai.easy, "normal": ai.normal}
 
     def lobby_notes(self, players: int, options: dict[str, str]) -> list[str]:
         # spec §1.2: with 4-5 crews and no reshuffle, a Jamaica pile runs dry in a third to half of the games
@@ -460,11 +461,6 @@ class Cartagena(core.Game):
         """Spec §7: ``end`` after at least one action, otherwise the first legal action (``pass`` if alone)."""
         legal = self.legal_actions(state, seat)
         return "end" if "end" in legal else legal[0]
-
-    def ai_choose(
-        self, view: dict[str, Any], seat: int, legal: list[core.Action], level: str, rnd: random.Random
-    ) -> core.Action:
-        return ai.choose(view, seat, legal, level, rnd)
 
     def sample(self, view: dict[str, Any], seat: int, rng: random.Random) -> core.State:
         from rules.cartagena.sample import sample

@@ -37,14 +37,14 @@ SAFE: dict[str, list[Sq]] = {
 }
 
 
-def choose(view: View, seat: int, legal: list[str], level: str, rnd: random.Random) -> str:
-    if level == "hard":
-        from rules import search
-        from rules.flagon import GAME
+def easy(view: View, seat: int, legal: list[str], rnd: random.Random) -> str:
+    """A uniformly random legal action."""
+    return legal[rnd.randrange(len(legal))]
 
-        return search.choose(GAME, view, seat, legal, rnd)
-    if level == "easy" or len(legal) == 1:
-        return legal[rnd.randrange(len(legal))]
+
+def normal(view: View, seat: int, legal: list[str], rnd: random.Random) -> str:
+    if len(legal) == 1:
+        return legal[rnd.randrange(1)]  # draws from ``rnd`` like every other choice, so the stream stays as it was
     step = view["step"]
     if step == "pick":
         for cid in AI_DRAFT:

@@ -8,7 +8,7 @@ from typing import Any
 
 from rules.core import Event, Game, GameInfo, IllegalAction, Option, Outcome, State, clone, normalize_text
 
-from . import flow
+from . import ai, flow
 from .board import SHIP_NAME
 from .cards import CARD, CHAR_NAME, TAG, card_name
 from .evaluate import HORIZON, win_chance
@@ -71,6 +71,7 @@ class Flagon(Game):
     )
     version = 1
     search_horizon = HORIZON
+    policies = {"easy": ai.easy, "normal": ai.normal}
 
     def new(self, players: int, options: dict[str, str] | None, seed: str) -> State:
         self.check_players(players)
@@ -297,11 +298,6 @@ class Flagon(Game):
     def timeout_action(self, state: State, seat: int) -> str:
         """Spec 3.8: the first legal option (plan the first card in hand, stay, keep facing, skip)."""
         return self.legal_actions(state, seat)[0]
-
-    def ai_choose(self, view: dict[str, Any], seat: int, legal: list[str], level: str, rnd: random.Random) -> str:
-        from . import ai
-
-        return ai.choose(view, seat, legal, level, rnd)
 
     def sample(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
         from .sample import sample

@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from rules.core import Action, Event, Game, GameInfo, IllegalAction, Option, Outcome, State
-from rules.martinique import actions, engine
+from rules.martinique import actions, ai, engine
 from rules.martinique.board import BEACH_SET, INDEX, walks
 from rules.martinique.engine import NAMES
 from rules.martinique.evaluate import HORIZON, win_chance
@@ -69,6 +69,7 @@ class Martinique(Game):
     )
     version = 1
     search_horizon = HORIZON
+    policies = {"easy": ai.easy, "normal": ai.normal}
 
     # -- contract ------------------------------------------------------------------------------------------
     def new(self, players: int, options: dict[str, str] | None, seed: str) -> State:
@@ -169,11 +170,6 @@ class Martinique(Game):
                 if f"dig {sq}" in legal:
                     return f"dig {sq}"
         return legal[0]
-
-    def ai_choose(self, view: dict[str, Any], seat: int, legal: list[Action], level: str, rnd: random.Random) -> Action:
-        from rules.martinique import ai
-
-        return ai.choose(view, seat, legal, level, rnd)
 
     def sample(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
         from rules.martinique.sample import sample

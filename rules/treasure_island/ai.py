@@ -28,12 +28,15 @@ def pt_of(action: str) -> Pt:
     return p
 
 
-def choose(view: View, seat: int, legal: list[str], level: str, rnd: random.Random) -> str:
-    if level == "hard":
-        from rules import search
-        from rules.treasure_island import GAME
+def easy(view: View, seat: int, legal: list[str], rnd: random.Random) -> str:
+    return _choose(view, seat, legal, "easy", rnd)
 
-        return search.choose(GAME, view, seat, legal, rnd)
+
+def normal(view: View, seat: int, legal: list[str], rnd: random.Random) -> str:
+    return _choose(view, seat, legal, "normal", rnd)
+
+
+def _choose(view: View, seat: int, legal: list[str], level: str, rnd: random.Random) -> str:
     if len(legal) == 1:
         return legal[0]
     if seat == view["silver_seat"]:

@@ -10,6 +10,7 @@ from typing import Any
 
 from rules import core
 from rules.core import Event, GameInfo, IllegalAction, Option, Outcome, State
+from rules.treasure_island import ai
 from rules.treasure_island import calendar as C
 from rules.treasure_island import engine as E
 from rules.treasure_island import geometry as G
@@ -154,6 +155,7 @@ class TreasureIsland(core.Game):
     info = INFO
     version = 1
     search_horizon = HORIZON
+    policies = {"easy": ai.easy, "normal": ai.normal}
 
     # -- setup ------------------------------------------------------------------------------------------
     def new(self, players: int, options: dict[str, str] | None, seed: str) -> State:
@@ -317,20 +319,13 @@ class TreasureIsland(core.Game):
             return f"tower {state['tower']}"
         # every Long John Silver decision: the easy AI, with secret randomness (a fixed default would leak)
         legal = self.legal_actions(state, seat)
-        from rules.treasure_island import ai
-
         rnd = random.Random(f"{state['seed']}|timeout|{state['rng_n']}|{len(state['calendar'])}|{state['day']}")
-        return ai.choose(self.view(state, seat), seat, legal, "easy", rnd)
+        return ai.easy(self.view(state, seat), seat, legal, rnd)
 
     def sample(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
         from rules.treasure_island.sample import sample
 
         return sample(view, seat, rng)
-
-    def ai_choose(self, view: dict[str, Any], seat: int, legal: list[str], level: str, rnd: random.Random) -> str:
-        from rules.treasure_island import ai
-
-        return ai.choose(view, seat, legal, level, rnd)
 
     def evaluate(self, state: State, seat: int) -> float:
         return win_chance(state, seat)

@@ -24,6 +24,22 @@ def value(gem: str) -> int:
     return int(gem[3:]) % 3 + 1
 
 
+def easy(view: dict[str, Any], seat: int, legal: list[str], rnd: random.Random) -> str:
+    """Any gem it holds, else a draw, else the end of the turn."""
+    plays = [a for a in legal if a.startswith("play ")]
+    if plays:
+        return rnd.choice(plays)
+    return legal[0] if legal == ["ready"] else ("draw" if "draw" in legal else "end")
+
+
+def normal(view: dict[str, Any], seat: int, legal: list[str], rnd: random.Random) -> str:
+    """Its most valuable gem, else a draw, else the end of the turn."""
+    plays = [a for a in legal if a.startswith("play ")]
+    if plays:
+        return max(plays, key=lambda a: value(a[5:]))
+    return legal[0] if legal == ["ready"] else ("draw" if "draw" in legal else "end")
+
+
 class ToyGame(Game):
     info = GameInfo(
         id="toy",
@@ -35,6 +51,7 @@ class ToyGame(Game):
         rules="Play gems until the pile reaches the target.",
         seat_names=NAMES,
     )
+    policies = {"easy": easy, "normal": normal}
 
     def new(self, players: int, options: dict[str, str] | None, seed: str) -> State:
         self.check_players(players)
@@ -149,12 +166,6 @@ class ToyGame(Game):
 
     def undoable(self, before: State, seat: int, action: str) -> bool:
         return action in ("mark", "ready")
-
-    def ai_choose(self, view: dict[str, Any], seat: int, legal: list[str], level: str, rnd: random.Random) -> str:
-        plays = [a for a in legal if a.startswith("play ")]
-        if plays:
-            return max(plays, key=lambda a: value(a[5:])) if level == "normal" else rnd.choice(plays)
-        return legal[0] if legal == ["ready"] else ("draw" if "draw" in legal else "end")
 
     def private_summary(self, view: dict[str, Any], seat: int) -> str:
         if view.get("seat") != seat:
