@@ -48,8 +48,10 @@ def not_your_turn(waiting: list[str]) -> IllegalAction:
     return IllegalAction(NOT_YOUR_TURN, f"It is not your turn: waiting for {', '.join(waiting)}.")
 
 
-def not_legal(action: str, legal: list[str]) -> IllegalAction:
-    """An action that is not among the seat's legal actions, when the game has no more precise reason to give."""
+def not_legal(action: str, owed: str, legal: list[str]) -> IllegalAction:
+    """An action that is not among the legal actions of a seat that owes a decision, when the game has no more
+    precise reason to give: what the seat must do (``Game.owed``, public words) and what it may play."""
+    owed = owed.rstrip(".")
     shown = ", ".join(f"`{a}`" for a in legal[:LISTED])
     more = f" (and {len(legal) - LISTED} more)" if len(legal) > LISTED else ""
-    return IllegalAction(ILLEGAL, f"`{action}` is not possible now; choose one of: {shown}{more}.")
+    return IllegalAction(ILLEGAL, f"`{action}` is not possible now (you must {owed}); choose one of: {shown}{more}.")

@@ -135,11 +135,7 @@ def legal_actions(state: State, seat: int) -> list[str]:
 
 # -- applying -------------------------------------------------------------------------------------------
 def apply(state: State, seat: int, action: str) -> tuple[State, list]:
-    if state["phase"] == "over":
-        raise IllegalAction("game_over", "The game is over; start a new table to play again.")
-    legal = legal_actions(state, seat)
-    if action not in legal:
-        raise explain(state, seat, action, legal)
+    """Apply a legal action (``Game.apply`` checked it) to a copy of ``state``."""
     s = clone(state)
     N = Narration()
     if action == "challenge":
@@ -470,13 +466,9 @@ def finish(s: State, winners: list[int], reason: str) -> None:
 
 
 # -- refusals -------------------------------------------------------------------------------------------
-def explain(state: State, seat: int, action: str, legal: list[str]) -> IllegalAction:
-    acting = to_act(state)
-    if seat not in acting:
-        if action == "challenge":
-            return IllegalAction("illegal", "There is no move to challenge now.")
-        names = ", ".join(f"seat {s + 1}" for s in acting)
-        return IllegalAction("not_your_turn", f"It is not your turn: waiting for {names}.")
+def explain(state: State, seat: int, action: str, legal: list[str]) -> IllegalAction | None:
+    """Why ``action`` is not legal for ``seat`` (which owes a decision), where the rules say more than the shared
+    wording does; None otherwise."""
     words = action.split()
     verb = words[0] if words else ""
     frame = top(state)
@@ -496,7 +488,7 @@ def explain(state: State, seat: int, action: str, legal: list[str]) -> IllegalAc
         return movement.explain_go(state, seat, frame["plan"], action, True)
     if verb not in _VERBS:
         return IllegalAction("bad_syntax", f"`{action}` is not a Buccaneer action; try one of: {_some(legal)}.")
-    return IllegalAction("no_such_action", f"`{action}` is not possible now; choose one of: {_some(legal)}.")
+    return None
 
 
 def _some(legal: list[str]) -> str:

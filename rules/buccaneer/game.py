@@ -179,8 +179,13 @@ class Buccaneer(Game):
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return engine.legal_actions(state, seat)
 
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list]:
-        return engine.apply(state, seat, normalize_text(action))
+    def _apply(self, state: State, seat: int, action: Action) -> tuple[State, list]:
+        return engine.apply(state, seat, action)
+
+    def refuse(self, state: State, seat: int, action: Action) -> IllegalAction:
+        text = normalize_text(action)
+        reason = engine.explain(state, seat, text, engine.legal_actions(state, seat))
+        return reason or super().refuse(state, seat, text)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         if seat is None:

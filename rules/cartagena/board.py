@@ -31,9 +31,13 @@ def position_name(pos: int) -> str:
     return "START" if pos == START else "SLOOP" if pos == SLOOP else str(pos)
 
 
+#: how an action's text names each position: ``start``, ``1`` … ``36``, ``sloop``
+POSITION_WORDS: tuple[str, ...] = tuple(position_name(pos).lower() for pos in range(SLOOP + 1))
+
+
 def position_word(pos: int) -> str:
     """How an action's text names a position: ``start``, ``sloop`` or the space number."""
-    return position_name(pos).lower()
+    return POSITION_WORDS[pos]
 
 
 def occupancy(pirates: list[list[int]]) -> list[int]:

@@ -187,14 +187,8 @@ class Cartagena(core.Game):
         return actions
 
     # -- apply (spec §3.2–§3.6) -----------------------------------------------------------------------
-    def apply(self, state: core.State, seat: int, action: core.Action) -> tuple[core.State, list[core.Event]]:
-        if state["result"]:
-            raise core.IllegalAction("game_over", "the game is over; open a new table to play again")
-        if seat != state["turn_seat"]:
-            turn = state["turn_seat"]
-            raise core.IllegalAction("not_your_turn", f"it is {SEAT_NAMES[turn]}'s turn (seat {turn + 1}); wait for it")
+    def _apply(self, state: core.State, seat: int, action: core.Action) -> tuple[core.State, list[core.Event]]:
         kind, pos, symbol = decode(action)
-        self._check(state, seat, kind, pos, symbol)
         new = core.clone(state)
         events: list[core.Event] = []
         if kind == "forward":
@@ -218,6 +212,13 @@ class Cartagena(core.Game):
         if kind in ("forward", "back") and not new["result"]:
             self._after_move(new, seat, events)
         return new, events
+
+    def refuse(self, state: core.State, seat: int, action: core.Action) -> core.IllegalAction:
+        try:
+            self._check(state, seat, *decode(action))
+        except core.IllegalAction as reason:
+            return reason
+        return super().refuse(state, seat, action)
 
     def _check(self, state: core.State, seat: int, kind: str, pos: int | None, symbol: str | None) -> None:
         """Raise ``illegal`` with a reason and what to do instead; the state is not touched."""

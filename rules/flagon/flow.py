@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core import GAME_ACTOR, Event, IllegalAction, rng
+from rules.core import GAME_ACTOR, Event, rng
 
 from . import actions
 from .board import (
@@ -518,13 +518,3 @@ def result_text(st: State) -> str:
         return f"A draw at {sc['west']['total']} – {sc['east']['total']} ({part('west')} vs {part('east')})."
     win, lose = r["winner"], "east" if r["winner"] == "west" else "west"
     return f"{CREW_NAME[win]} win {sc[win]['total']} – {sc[lose]['total']} ({part(win)} vs {part(lose)})."
-
-
-def illegal(st: State, seat: int, action: str, legal: list[str]) -> IllegalAction:
-    """A message naming what is allowed instead."""
-    shown = ", ".join(legal[:12]) + (", …" if len(legal) > 12 else "")
-    pend = st.get("pending") or {}
-    what = ""
-    if pend.get("card") is not None:
-        what = f"{cname(st, pend['char'])}'s {card_name(pend['card'])}: "
-    return IllegalAction("illegal", f"{what}'{action}' is not allowed now. Choose one of: {shown}.")

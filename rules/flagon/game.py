@@ -90,25 +90,17 @@ class Flagon(Game):
             raise IllegalAction("bad_syntax", "Type an action, for example `plan monk step`, `to H5` or `skip`.")
         return re.sub(r"\b([a-o])(\d{1,2})\b", lambda m: m.group(1).upper() + m.group(2), action)
 
-    def apply(self, state: State, seat: int, action: str) -> tuple[State, list[Event]]:
-        if state["phase"] == "over":
-            raise IllegalAction("game_over", "The brawl is over: the Navy has arrived.")
-        waiting = flow.to_act(state)
-        if seat not in waiting:
-            names = ", ".join(f"seat {s + 1}" for s in waiting)
-            raise IllegalAction("not_your_turn", f"It is not your decision now; waiting for {names}.")
-        text = self.parse(action)
-        legal = flow.options(state, seat)
-        if text not in legal:
-            if not re.fullmatch(r"[a-z-]+( [a-zA-Z0-9-]+){0,2}", text):
-                raise IllegalAction(
-                    "bad_syntax", f"'{action}' is not an action. Choose one of: {', '.join(legal[:12])}."
-                )
-            raise flow.illegal(state, seat, text, legal)
+    def _apply(self, state: State, seat: int, action: str) -> tuple[State, list[Event]]:
         st = clone(state)
         ctx = Ctx(st)
-        flow.act(st, ctx, seat, text)
+        flow.act(st, ctx, seat, action)
         return st, ctx.events
+
+    def refuse(self, state: State, seat: int, action: str) -> IllegalAction:
+        if not re.fullmatch(r"[a-z-]+( [a-zA-Z0-9-]+){0,2}", self.parse(action)):
+            legal = flow.options(state, seat)
+            return IllegalAction("bad_syntax", f"'{action}' is not an action. Choose one of: {', '.join(legal[:12])}.")
+        return super().refuse(state, seat, action)
 
     # -- views --------------------------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:

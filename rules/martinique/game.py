@@ -44,14 +44,6 @@ digs on a free square (`dig F6`).
 2 points per pair of same-type artifacts in front of you, + the values of your ship tiles, + 2 for strictly most ship \
 stacks. Equal totals: most stacks wins; still equal: no winner."""
 
-STEP_WORDS = {
-    "turn": "to move",
-    "reveal": "to reveal a map tile",
-    "hook": "to choose a Hook tile",
-    "claim": "to claim or pass",
-    "dig": "to dig",
-}
-
 
 class Martinique(Game):
     info = GameInfo(
@@ -85,18 +77,14 @@ class Martinique(Game):
     def parse(self, text: str) -> Action:
         return actions.parse(text)
 
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        if state["step"] == "over":
-            raise IllegalAction("game_over", "The game is over: the Lost Treasure has been revealed.")
-        text = self.parse(action)
-        acting = engine.to_act(state)
-        if seat not in acting:
-            raise IllegalAction("not_your_turn", waiting_for(state, acting[0]))
-        legal = engine.legal_actions(state, seat)
-        if text not in legal:
-            raise IllegalAction("illegal", explain(state, seat, text, legal))
-        after, events = engine.apply(state, seat, text)
+    def _apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        after, events = engine.apply(state, seat, action)
         return after, credit(events, {s: [NAMES[s]] for s in range(len(NAMES))})
+
+    def refuse(self, state: State, seat: int, action: Action) -> IllegalAction:
+        text = self.parse(action)
+        reason = explain(state, seat, text, engine.legal_actions(state, seat))
+        return IllegalAction("illegal", reason) if reason else super().refuse(state, seat, text)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)
@@ -208,21 +196,6 @@ class Martinique(Game):
         return out + sorted(hidden)
 
 
-def waiting_for(state: State, seat: int) -> str:
-    """Who the table waits for, and for what (the answer to a seat acting out of turn)."""
-    name = NAMES[seat]
-    step = state["step"]
-    if step == "reveal":
-        return f"{name} must reveal a map tile first."
-    if step == "hook":
-        return f"{name} must choose a joker or a map tile from The Hook first."
-    if step == "claim":
-        return f"{name} must claim a chest or say `done` first."
-    if step == "dig":
-        return f"It is {name}'s turn to dig (pub seat {state['next_pub'] + 1})."
-    return f"It is {name}'s turn."
-
-
 def _tile_word(tile: dict[str, Any] | None) -> str:
     if tile is None:
         return "nothing"
@@ -232,18 +205,18 @@ def _tile_word(tile: dict[str, Any] | None) -> str:
 
 
 def explain(state: State, seat: int, text: str, legal: list[str]) -> str:
-    """Why ``text`` is refused, in words that name what is allowed instead."""
+    """Why ``text`` is refused, in words that name what is allowed instead; "" when there is nothing to say beyond
+    the shared wording (the action is simply not one of this step's)."""
     words = text.split()
     verb = words[0]
     step = state["step"]
     examples = ", ".join(f"`{a}`" for a in legal[:4]) + (", ..." if len(legal) > 4 else "")
-    fallback = f"`{text}` is not possible now (you are asked {STEP_WORDS[step]}); try {examples}."
     if step != "turn" or verb not in ("place", "move", "retire"):
         if verb == "dig" and step == "dig":
             return f"{words[1]} already holds a pirate: dig on a free square, e.g. {examples}."
         if verb == "claim" and step == "claim":
             return f"you cannot cover `{text[6:]}` with your artifacts and jokers; possible: {examples}."
-        return fallback
+        return ""
     player = state["players"][seat]
     if verb == "place":
         sq = INDEX[words[1]]

@@ -239,21 +239,24 @@ class TreasureIsland(core.Game):
         return M.legal(state)
 
     # -- apply ------------------------------------------------------------------------------------------
-    def apply(self, state: State, seat: int, action: str) -> tuple[State, list[Event]]:
-        if state["state"] == "over":
-            raise IllegalAction("game_over", "The game is over.")
-        if seat not in E.to_act(state):
-            who = E.to_act(state)[0]
-            raise IllegalAction("not_your_turn", f"It is seat {who + 1}'s decision now, not yours.")
-        action = self.parse(action)
+    def _apply(self, state: State, seat: int, action: str) -> tuple[State, list[Event]]:
         s = json.loads(json.dumps(state))  # the state is plain JSON, and this copies it faster than deepcopy
         ev: list[Event] = []
-        _apply(s, seat, action, ev)
+        _act(s, seat, action, ev)
         s["last"] = _last(state, s, seat, action)
         # each line's actor: Long John Silver's seat, or the seat of the pirate a line starts with
         names = {p: ["Long John Silver"] if p == s["silver"] else [E.mini_name(m) for m in E.player_minis(s, p)]
                  for p in range(s["n"])}  # fmt: skip
         return s, credit(ev, names)
+
+    def refuse(self, state: State, seat: int, action: str) -> IllegalAction:
+        """The rule a handler names when it meets ``action`` (tried on a copy: the state is not touched)."""
+        try:
+            _act(json.loads(json.dumps(state)), seat, self.parse(action), [])
+        except IllegalAction as reason:
+            if reason.code != "wrong_step":
+                return reason
+        return super().refuse(state, seat, action)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return V.view(state, seat)
@@ -485,17 +488,8 @@ def _hu(p: list[float]) -> Pt:
 
 # -- apply -----------------------------------------------------------------------------------------------------
 def _wrong(s: State, action: str) -> IllegalAction:
-    legal = M.legal(s)
-    verbs = []
-    for a in legal:
-        v = (
-            " ".join(a.split(" ")[:2])
-            if a.startswith(("use ", "trick ", "token ", "hint ", "say "))
-            else a.split(" ")[0]
-        )
-        if v not in verbs:
-            verbs.append(v)
-    return IllegalAction("wrong_step", f"`{action}` is not possible now; allowed: {', '.join(verbs[:12])}.")
+    """A verb this step does not take: ``refuse`` answers it in the shared wording."""
+    return IllegalAction("wrong_step", f"`{action}` is not possible now.")
 
 
 def _check_move(s: State, a: Pt, b: Pt, kind: str, ben: bool, fog: tuple[Pt, ...]) -> None:
@@ -527,7 +521,7 @@ def _need_left(s: State) -> None:
         raise IllegalAction("no_actions_left", "No actions left this turn: use a chest item or `end`.")
 
 
-def _apply(s: State, seat: int, action: str, ev: list[Event]) -> None:
+def _act(s: State, seat: int, action: str, ev: list[Event]) -> None:
     st = s["state"]
     verb = action.split(" ")[0]
     handler = _HANDLERS.get(st)

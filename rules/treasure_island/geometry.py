@@ -48,7 +48,12 @@ def fmt(p: Pt) -> str:
 
 
 def fmt_k(k: int) -> str:
-    return fmt(ij(k))
+    """Canonical text of the node with index ``k``."""
+    return NODE_TEXT[k]
+
+
+#: every node's canonical text by index, made once: legal lists spell thousands of points per decision
+NODE_TEXT: tuple[str, ...] = tuple(fmt(ij(k)) for k in range(N))
 
 
 @lru_cache(maxsize=4096)  # pickers label thousands of destinations per decision; the same points recur (≈0.7 MB full)

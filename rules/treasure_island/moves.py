@@ -16,7 +16,8 @@ from rules.treasure_island.geometry import Pt
 
 
 def _pts(verb: str, nodes: list[int]) -> list[str]:
-    return [f"{verb} {G.fmt_k(k)}" for k in nodes]
+    text = G.NODE_TEXT
+    return [f"{verb} {text[k]}" for k in nodes]
 
 
 def _sorted_nodes(mask: int) -> list[int]:

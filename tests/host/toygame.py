@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 from rules import core
-from rules.core import Event, Game, GameInfo, IllegalAction, Option, Outcome, State
+from rules.core import Event, Game, GameInfo, Option, Outcome, State
 
 TARGET = {"short": 6, "long": 12}
 NAMES = ("Red", "Blue", "Green", "Yellow")
@@ -93,14 +93,7 @@ class ToyGame(Game):
         acts.append("end")
         return acts
 
-    def apply(self, state: State, seat: int, action: str) -> tuple[State, list[Event]]:
-        if state["winner"] is not None:
-            raise IllegalAction("game_over", "The game is over.")
-        if seat not in self.to_act(state):
-            raise IllegalAction("not_your_turn", f"It is not {NAMES[seat]}'s turn.")
-        legal = self.legal_actions(state, seat)
-        if action not in legal:
-            raise IllegalAction("illegal", f"'{action}' is not possible; try one of: {', '.join(legal)}.")
+    def _apply(self, state: State, seat: int, action: str) -> tuple[State, list[Event]]:
         s = core.clone(state)
         name = NAMES[seat]
         if action == "ready":

@@ -99,7 +99,7 @@ def test_bury_rejects_forbidden_nodes() -> None:
     assert code(s, "bury 0,0") == "not_eligible"  # sea
     assert code(s, "bury 15.5,17") == "not_eligible"  # red zone
     assert code(s, "bury 12.3,4") == "bad_point"
-    assert code(s, "ride 20,8") == "wrong_step"
+    assert code(s, "ride 20,8") == "illegal"  # not a step of burying: the shared wording
     assert code(s, "bury 20,8", seat=1) == "not_your_turn"
 
 
