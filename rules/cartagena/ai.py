@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.cartagena.board import (
+    ACTIONS_PER_TURN,
     SLOOP,
     START,
     SYMBOLS,
@@ -22,7 +23,6 @@ from rules.cartagena.board import (
     positions_from_view,
 )
 
-ACTIONS_PER_TURN = 3
 SLOOP_SCORE = 42  # the sloop counts as 42 in the position score: boarding is worth a bonus of 5
 JAMAICA_CARD = 3.5  # a hidden card's worth, about the mean forward jump
 FULL_HAND = 10  # cards beyond the 10th are worth 1; no backward move while holding this many

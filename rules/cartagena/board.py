@@ -19,6 +19,11 @@ SECTION = 6
 MAX_PER_SPACE = 3
 PIRATES_PER_SEAT = 6
 CARDS_PER_SYMBOL = 17
+HAND_SIZE = 6
+ACTIONS_PER_TURN = 3
+
+#: the seats' colours, in seat order
+SEAT_NAMES: tuple[str, ...] = ("Red", "Blue", "Yellow", "Green", "Purple")
 
 #: the tournament passage of spec §2.2, space 1 first
 FIXED_PATH: tuple[str, ...] = tuple(
