@@ -8,6 +8,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+#: the crews, in seat order: Black (seat 1) moves first
+COLOURS = ("black", "red")
+NAMES = ("Black", "Red")
+#: pirates in each crew's supply at the start
+PIRATES = 4
+
 LETTERS = "ABCDEFGH"
 NUMBERS = "12345678"
 MAP_TILES: tuple[str, ...] = tuple(LETTERS) + tuple(NUMBERS)  # map tile order: A..H then 1..8

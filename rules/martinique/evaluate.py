@@ -4,14 +4,14 @@ on the table (the public view's own score preview) against the opponent's, six p
 from __future__ import annotations
 
 from rules.core import State, logistic
-from rules.martinique.view import build_view
+from rules.martinique.views import view
 
 #: actions a rollout plays before this evaluation scores it
 HORIZON = 40
 
 
 def win_chance(state: State, seat: int) -> float:
-    view = build_view(state, None)
-    mine = view["players"][seat]["score_preview"]["total"]
-    theirs = view["players"][1 - seat]["score_preview"]["total"]
+    public = view(state, None)
+    mine = public["players"][seat]["score_preview"]["total"]
+    theirs = public["players"][1 - seat]["score_preview"]["total"]
     return logistic((mine - theirs) / 6.0)
