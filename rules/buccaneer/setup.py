@@ -8,61 +8,9 @@ from rules.buccaneer.model import (
     CREW_PER_KIND,
     CREW_VALUE,
     TREASURE,
-    TREASURE_PER_KIND,
     TREASURE_VALUE,
-    empty_crew,
-    empty_treasure,
 )
 from rules.core import State, rng
-
-
-def new_state(players: int, options: dict[str, str], seed: str) -> State:
-    state: State = {
-        "options": dict(options),
-        "seed": seed,
-        "rng_n": 0,
-        "phase": "choose_ports",
-        "players": [
-            {
-                "name": f"Seat {i + 1}",
-                "harbour": None,
-                "hand": empty_crew(),
-                "keepers": [],
-                "ship": {"at": None, "facing": None, "hold": []},
-            }
-            for i in range(players)
-        ],
-        "order": [],
-        "round": 0,
-        "turn_index": 0,
-        "harbours": {
-            hid: {
-                "owner": None,
-                "docks": {"crew": empty_crew(), "treasure": empty_treasure(), "cards": []},
-                "safety": empty_treasure(),
-            }
-            for hid in board.HARBOUR_IDS
-        },
-        "treasure_island": dict.fromkeys(TREASURE, TREASURE_PER_KIND),
-        "chance_pile": [],
-        "pirate_pile": [],
-        "flat": {"crew": empty_crew(), "treasure": empty_treasure()},
-        "kidd_landed": False,
-        "removed": [],
-        "stack": [],
-        "turn": None,
-        "challenge": None,
-        "combat": None,
-        "last": {"move": None, "chance": None, "combat": None, "challenge": None},
-        "outcome": None,
-    }
-    if options["ports"] == "random":
-        free = list(board.HARBOUR_IDS)
-        rng(state).shuffle(free)
-        for seat in range(players):
-            take_port(state, seat, free[seat])
-        start_play(state)
-    return state
 
 
 def take_port(state: State, seat: int, harbour: str) -> None:
