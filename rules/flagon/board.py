@@ -196,22 +196,22 @@ def tavern_layout() -> list[dict]:
 SHIPS_SOLID = WEST_DECK | EAST_DECK | PLANKS
 
 
-def is_tavern(st: dict) -> bool:
-    return st.get("map") == "tavern"
+def is_tavern(state: dict) -> bool:
+    return state.get("map") == "tavern"
 
 
-def is_solid(st: dict, p: Sq) -> bool:
+def is_solid(state: dict, p: Sq) -> bool:
     """Floor terrain of the current map: ship decks and planks, or the whole tavern floor."""
-    return p in (TAVERN_FLOOR if st.get("map") == "tavern" else SHIPS_SOLID)
+    return p in (TAVERN_FLOOR if state.get("map") == "tavern" else SHIPS_SOLID)
 
 
-def in_map(st: dict, p: Sq) -> bool:
-    return (0 <= p[0] < 11 and 0 <= p[1] < 11) if is_tavern(st) else in_grid(p)
+def in_map(state: dict, p: Sq) -> bool:
+    return (0 <= p[0] < 11 and 0 <= p[1] < 11) if is_tavern(state) else in_grid(p)
 
 
-def centre_of(st: dict) -> Sq:
-    return TAVERN_CENTRE if is_tavern(st) else CENTRE
+def centre_of(state: dict) -> Sq:
+    return TAVERN_CENTRE if is_tavern(state) else CENTRE
 
 
-def rigging_of(st: dict) -> tuple[str, ...]:
-    return TAVERN_RIGGING if is_tavern(st) else RIGGING
+def rigging_of(state: dict) -> tuple[str, ...]:
+    return TAVERN_RIGGING if is_tavern(state) else RIGGING

@@ -4,7 +4,7 @@ score (Reputation and treasure, as the end counts it) against the best other cre
 from __future__ import annotations
 
 from rules.core import State, logistic
-from rules.flagon.flow import scores
+from rules.flagon.engine import scores
 
 #: actions a rollout plays before this evaluation scores it
 HORIZON = 48

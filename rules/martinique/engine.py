@@ -34,6 +34,7 @@ from rules.martinique.tiles import (
     type_of,
     value_of,
 )
+from rules.voice import credit
 
 
 def _shuffled(state: State, items: list[Any]) -> list[Any]:
@@ -430,4 +431,5 @@ def apply(state: State, seat: int, text: str) -> tuple[State, list[Event]]:
     """A legal action (``Game.apply`` checked it) applied to a copy of ``state``."""
     turn = Turn(clone(state))
     turn.act(seat, text)
-    return turn.state, turn.events
+    # each line starts with the name of the seat whose move it tells, or speaks for the game
+    return turn.state, credit(turn.events, {s: [NAMES[s]] for s in range(len(NAMES))})

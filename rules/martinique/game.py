@@ -10,7 +10,6 @@ from typing import Any
 from rules.core import Action, Event, Game, GameInfo, IllegalAction, Option, Outcome, State
 from rules.martinique import actions, ai, engine, evaluate, moves, sample, views
 from rules.martinique.board import NAMES
-from rules.voice import credit
 
 BLURB = (
     "Two crews comb an 8×8 island. Every time a pirate walks off a tile, its owner pockets the tile: souvenirs for "
@@ -72,8 +71,7 @@ class Martinique(Game):
         return moves.legal_actions(state, seat)
 
     def _apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        after, events = engine.apply(state, seat, action)
-        return after, credit(events, {s: [NAMES[s]] for s in range(len(NAMES))})
+        return engine.apply(state, seat, action)
 
     def refuse(self, state: State, seat: int, action: Action) -> IllegalAction:
         text = self.parse(action)
