@@ -8,11 +8,12 @@ coverage and candidate sets combine with ``&``, ``|`` and ``~`` at C speed.
 from __future__ import annotations
 
 import base64
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
-from rules.treasure_island.maps import MAPS
+from rules.treasure_island.board import MAPS
 
 W = 73  # nodes per row (x = 0 … 36 miles)
 H = 57  # rows (y = 0 … 28 miles)
@@ -45,6 +46,11 @@ def fmt_mile(v: int) -> str:
 def fmt(p: Pt) -> str:
     """Canonical text of a node: ``12.5,7``."""
     return f"{fmt_mile(p[0])},{fmt_mile(p[1])}"
+
+
+def miles_between(a: Pt, b: Pt) -> str:
+    """The distance from ``a`` to ``b`` in miles, as narration writes it (``4.5``)."""
+    return f"{math.sqrt(d2(a, b)) / 2:.1f}".rstrip("0").rstrip(".")
 
 
 def fmt_k(k: int) -> str:

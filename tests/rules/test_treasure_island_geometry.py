@@ -8,7 +8,7 @@ from collections import deque
 import pytest
 
 from rules.treasure_island import geometry as G
-from rules.treasure_island.maps import MAPS
+from rules.treasure_island.board import MAPS
 
 ALL5 = ("anne", "olivier", "jim", "charlotte", "ben")
 
