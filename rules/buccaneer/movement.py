@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.buccaneer import board
+from rules.buccaneer.combat import start_combat
 from rules.buccaneer.model import Narration, count, is_derelict, order_after, sailing, seat_of_ship, ships_at, who
 from rules.core import IllegalAction, State
 
@@ -261,8 +262,6 @@ def run_walk(state: State, frame: dict[str, Any], N: Narration) -> None:
     record_move(state, seat, "sail", frame["from"], end, frame["dir"], frame["k"], False, record["n0"])
     N.add(f"{who(state, seat)} sailed {frame['k']} {frame['dir'].upper()} from {_where(frame['from'])} {text}")
     if target is not None:
-        from rules.buccaneer.combat import start_combat
-
         start_combat(state, attacker=seat, attacked=target, mover=seat, square=end, intercepted=False, N=N)
 
 
@@ -279,8 +278,6 @@ def intercepted(state: State, interceptor: int, frame: dict[str, Any], N: Narrat
     record["k_travelled"] = frame["i"]
     record_move(state, seat, "sail", frame["from"], q, frame["dir"], frame["i"], False, record["n0"])
     N.add(f"{who(state, interceptor)} stops {who(state, seat)} at {q.upper()}")
-    from rules.buccaneer.combat import start_combat
-
     start_combat(state, attacker=interceptor, attacked=seat, mover=seat, square=q, intercepted=True, N=N)
 
 

@@ -20,7 +20,7 @@ from rules.flagon.board import (
     rowmajor,
     xy,
 )
-from rules.flagon.cards import CHAR_NAME
+from rules.flagon.cards import CHAR_NAME, deck_index
 
 State = dict[str, Any]
 
@@ -200,8 +200,6 @@ def parried(state: State, ctx: Ctx, i: int) -> bool:
 
 
 def sort_hand(c: dict) -> None:
-    from .cards import deck_index
-
     order = deck_index(c["id"])
     c["hand"].sort(key=order.__getitem__)
 

@@ -176,8 +176,9 @@ def act(state: State, seat: int, action: str, ev: list[Event]) -> None:
     handler = _HANDLERS.get(step)
     assert handler is not None
     handler(state, seat, action, verb, ev)
-    # the states whose lists could in principle run dry; every other state always offers a fixed action
-    assert state["state"] not in ("hint_card", "hint_token", "hint_param", "compass") or moves.legal(state), state["state"]
+    # the states whose lists could in principle run dry (all Silver's); every other state always offers a fixed action
+    dry = state["state"] in ("hint_card", "hint_token", "hint_param", "compass")
+    assert not dry or moves.legal_actions(state, state["silver"]), state["state"]
 
 
 def _h_bury(state: State, seat: int, action: str, verb: str, ev: list[Event]) -> None:

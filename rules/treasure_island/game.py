@@ -84,9 +84,7 @@ class TreasureIsland(core.Game):
         return moves.to_act(state)
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
-        if seat not in moves.to_act(state):
-            return []
-        return moves.legal(state)
+        return moves.legal_actions(state, seat)
 
     def _apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         return engine.apply(state, seat, action)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rules.treasure_island import geometry
+from rules.treasure_island.board import MAPS
 from rules.treasure_island.geometry import Pt
 
 NAMES = {
@@ -466,8 +467,6 @@ def text(card_id: str, vals: tuple[str, ...], ctx: Ctx) -> str:
 
 
 def _landmark_name(map_id: str, lid: str) -> str:
-    from rules.treasure_island.board import MAPS
-
     for lm in MAPS[map_id]["landmarks"]:
         if lm["id"] == lid:
             return lm["name"]

@@ -116,7 +116,14 @@ def compass_cards(state: State) -> list[str]:
     return [f"show {c}" for c in hints.sort_ids(state["compass_hand"]) if hints.compass_true(c, p, t)]
 
 
-def legal(state: State) -> list[str]:
+def legal_actions(state: State, seat: int) -> list[str]:
+    if seat not in to_act(state):
+        return []
+    return _offers(state)
+
+
+def _offers(state: State) -> list[str]:
+    """What the seat that owes the current decision may do."""
     step = state["state"]
     g = model.geo_of(state)
     if step == "bury":

@@ -35,7 +35,7 @@ def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
     so it never appears in /table open. Its renderer lives in its own module rather than in renderers/, so that
     module stands in for ``renderers.toy``."""
     monkeypatch.setitem(registry._MODULES, "toy", "tests.host.toygame")
-    monkeypatch.setitem(sys.modules, "renderers.toy", toygame)
+    monkeypatch.setitem(sys.modules, "renderers.toy", toygame.renderer)
 
 
 def _configs(game: Game) -> list[tuple[int, dict[str, str]]]:
