@@ -1,4 +1,4 @@
-"""Buccaneer AI players (spec §7). They read only their own view and the legal list; randomness comes only
+"""Buccaneer AI players (docs/games/buccaneer.md#the-ais). They read only their own view and the legal list; randomness comes only
 from the host's ``rnd``.
 
 ``normal`` plans a whole move with a breadth-first count of straight moves to its goal (home with a full

@@ -1,4 +1,4 @@
-"""Buccaneer's state and how it changes (spec §3.1–§3.3, §3.14, §3.15): the initial state, applying one legal
+"""Buccaneer's state and how it changes (docs/games/buccaneer.md#turns-and-moves, docs/games/buccaneer.md#challenges-and-the-end): the initial state, applying one legal
 action, running the engine's own tasks and forced steps, the challenge window, the win check and the outcome."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from rules.buccaneer.moves import frame_actions
 from rules.buccaneer.setup import choosing_seat, new_turn, start_play, take_port
 from rules.core import Outcome, State, clone, rng
 
-#: frames the engine settles on its own when they leave one choice (§3.2 forced steps, rule 1)
+#: frames the engine settles on its own when they leave one choice (docs/games/buccaneer.md#forced-steps)
 FORCED = {
     "SPOILS",
     "RETURN",
@@ -47,7 +47,7 @@ WINDOW_VERBS = {"unload", "load", "safe", "leave", "pickup", "offer", "want", "u
 WINDOW_VERBS |= {"flat", "land"}
 
 
-# -- setup (spec §2.5) ---------------------------------------------------------------------------------
+# -- setup (docs/games/buccaneer.md#setup) -----------------------------------------------------------------------------
 def new_state(players: int, options: dict[str, str], seed: str) -> State:
     state: State = {
         "options": dict(options),
@@ -97,7 +97,7 @@ def new_state(players: int, options: dict[str, str], seed: str) -> State:
     return state
 
 
-# -- applying -------------------------------------------------------------------------------------------
+# -- applying ----------------------------------------------------------------------------------------------------------
 def apply(state: State, seat: int, action: str) -> tuple[State, list]:
     """Apply a legal action (``Game.apply`` checked it) to a copy of ``state``."""
     after = clone(state)
@@ -234,7 +234,7 @@ def window_step(state: State, seat: int, action: str, N: Narration) -> None:
         trading.land_chart(state, seat, N)
 
 
-# -- the engine's own steps -----------------------------------------------------------------------------
+# -- the engine's own steps --------------------------------------------------------------------------------------------
 def run(state: State, N: Narration, actor: int) -> None:
     """Run tasks and forced steps until a seat owes a real decision, checking for a winner after each."""
     while state["phase"] == "play":
@@ -351,7 +351,7 @@ def end_turn(state: State, N: Narration) -> None:
     state["turn"] = new_turn(order[nxt])
 
 
-# -- challenges (seed laws 16, 16B) --------------------------------------------------------------------
+# -- challenges (docs/games/buccaneer.md#honour-and-the-challenge-window) ----------------------------------------------
 def do_challenge(state: State, seat: int, N: Narration) -> None:
     window = state["challenge"]
     state["challenge"] = None
@@ -391,7 +391,7 @@ def forfeit(state: State, seat: int, item: str, N: Narration) -> None:
         N.add(f"{who(state, seat)} forfeits {item} to Flat Island")
 
 
-# -- the end --------------------------------------------------------------------------------------------
+# -- the end -----------------------------------------------------------------------------------------------------------
 def win_check(state: State, actor: int, N: Narration) -> bool:
     start = actor if actor in state["order"] else state["order"][0]
     for seat in order_from(state, start):

@@ -111,7 +111,8 @@ class Buccaneer(Game):
 
     # -- the host's helpers --------------------------------------------------------------------------
     def reaction_seconds(self, options: dict[str, str]) -> int:
-        # spec §3.14: an AI next to act waits while a person may still challenge; the table chooses how long
+        # an AI next to act waits while a person may still challenge; the table chooses how long
+        # (docs/games/buccaneer.md#honour-and-the-challenge-window)
         if options.get("honour", "on") == "off":
             return 0
         return int(options.get("challenge_wait", "20"))
@@ -151,7 +152,7 @@ class Buccaneer(Game):
     # -- tests ---------------------------------------------------------------------------------------
     def secrets(self, state: State) -> list[str]:
         """The seed (as typed and, for a hex seed, as a number), the keys of the RNG counter and of the piles, each
-        pile's order as a view or a line would spell it, and each hand as a view spells it (spec §4)."""
+        pile's order as a view or a line would spell it, and each hand as a view spells it (docs/games/buccaneer.md#hidden-information)."""
         seed = state["seed"]
         out = ['"rng_n":', '"pirate_pile":', '"chance_pile":']
         if len(seed) >= 6:

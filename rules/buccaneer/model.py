@@ -1,4 +1,4 @@
-"""Pieces, values and the small state helpers every Buccaneer module shares (spec §0, §2.2)."""
+"""Pieces, values and the small state helpers every Buccaneer module shares (docs/games/buccaneer.md#pieces)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Who owes a decision in Buccaneer and what each seat may do, frame by frame (spec §3.1–§3.3), in a fixed order;
+"""Who owes a decision in Buccaneer and what each seat may do, frame by frame
+(docs/games/buccaneer.md#every-decision-is-a-step-from-a-finite-list), in a fixed order;
 and why an action is not legal. The actions of each phase are made by the module of that phase (``movement``,
 ``combat``, ``chance``, ``trading``); this module asks the one the state is in."""
 

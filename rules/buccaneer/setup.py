@@ -1,4 +1,4 @@
-"""Setting up a game in the exact order of spec §2.5: ports, turn order, piles, port stock, hands."""
+"""The steps of setting up a game, in their exact order (docs/games/buccaneer.md#setup): ports, turn order, piles, port stock, hands."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def free_ports(state: State) -> list[str]:
 
 
 def start_play(state: State) -> None:
-    """Steps 3–9 of §2.5, once every seat has a home port."""
+    """The rest of the setup (docs/games/buccaneer.md#setup), once every seat has a home port."""
     dealer_home = state["players"][0]["harbour"]
     ids = list(board.HARBOUR_IDS)
     i = ids.index(dealer_home)
@@ -77,7 +77,8 @@ def new_turn(seat: int) -> dict:
 
 
 def stock_pieces(stock: dict[str, int], need: int) -> list[str]:
-    """Pieces worth exactly ``need``, the largest first value that still allows an exact fill (§2.5 step 8).
+    """Pieces worth exactly ``need``, the largest first value that still allows an exact fill
+    (docs/games/buccaneer.md#stocking-the-trade-ports-to-exactly-8).
     A 5-piece is whichever of diamond and ruby has more left; a tie goes to diamond."""
     left = dict(stock)
 

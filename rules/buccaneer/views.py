@@ -1,4 +1,4 @@
-"""What each Buccaneer seat may see (spec §4): the public view and a seat's own additions; and the table's words
+"""What each Buccaneer seat may see (docs/games/buccaneer.md#hidden-information): the public view and a seat's own additions; and the table's words
 from a view: what a seat owes, its name (its home port) and its private summary."""
 
 from __future__ import annotations
@@ -153,12 +153,14 @@ def _public_frame(frame: dict[str, Any]) -> dict[str, Any]:
 
 
 def _public_record(record: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The move of this turn without S0, the mover's sailing strength when it set out (§3.14)."""
+    """The move of this turn without S0, the mover's sailing strength when it set out
+    (docs/games/buccaneer.md#honour-and-the-challenge-window)."""
     return None if record is None else {k: v for k, v in record.items() if k != "S0"}
 
 
 def _public_challenge(last: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Who challenged whom and the verdict; the mover's strength S0 only the challenger learns (§3.14)."""
+    """Who challenged whom and the verdict; the mover's strength S0 only the challenger learns
+    (docs/games/buccaneer.md#honour-and-the-challenge-window)."""
     if not last:
         return None
     return {k: v for k, v in last.items() if k != "S0"}
@@ -229,7 +231,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
 
 
 # -- the table's voice -----------------------------------------------------------------------------------
-#: what a seat owes, by the frame it must answer (spec §3)
+#: what a seat owes, by the frame it must answer (docs/games/buccaneer.md#every-decision-is-a-step-from-a-finite-list)
 _OWED = {
     "INTERCEPT": "attack the passing ship or let it pass",
     "SPOILS": "choose your spoils",

@@ -1,4 +1,4 @@
-"""Cartagena AI players (spec §7): the ``easy`` and ``normal`` policies. They read only their own view and the
+"""Cartagena AI players (docs/games/cartagena.md#the-ais): the ``easy`` and ``normal`` policies. They read only their own view and the
 legal actions.
 
 ``normal`` scores every legal move by its gain in position and cards and repeats until no move gains;
@@ -58,7 +58,7 @@ def _score(pos: int) -> int:
     return SLOOP_SCORE if pos == SLOOP else pos
 
 
-# -- easy ---------------------------------------------------------------------------------------------
+# -- easy --------------------------------------------------------------------------------------------------------------
 def _easy(view: dict[str, Any], legal: list[str]) -> str:
     if view["actions_taken"] and "end" in legal:
         return "end"
@@ -75,7 +75,7 @@ def _easy(view: dict[str, Any], legal: list[str]) -> str:
     return next((action for action in legal if action.startswith("back")), legal[0])
 
 
-# -- normal -------------------------------------------------------------------------------------------
+# -- normal ------------------------------------------------------------------------------------------------------------
 @dataclass
 class _Seen:
     """What the AI knows, decoded once per decision from its view."""

@@ -25,7 +25,7 @@ ACTIONS_PER_TURN = 3
 #: the seats' colours, in seat order
 SEAT_NAMES: tuple[str, ...] = ("Red", "Blue", "Yellow", "Green", "Purple")
 
-#: the tournament passage of spec §2.2, space 1 first
+#: the fixed passage, space 1 first (docs/games/cartagena.md#the-passage)
 FIXED_PATH: tuple[str, ...] = tuple(
     BY_LETTER[letter.lower()] for letter in "SKBHDP DHPKSB PBSDHK HSKPBD KPDBSH BDHSKP" if letter != " "
 )
@@ -57,7 +57,8 @@ def occupancy(pirates: list[list[int]]) -> list[int]:
 def forward_target(path: list[str], occ: list[int], start: int, symbol: str) -> int:
     """The first empty space after ``start`` showing ``symbol``; the sloop when there is none.
 
-    Matching spaces holding pirates of any colour (the mover's own included) are jumped (seed)."""
+    Matching spaces holding pirates of any colour (the mover's own included) are jumped
+    (docs/games/cartagena.md#forward-moves-jump-any-occupied-space)."""
     for pos in range(start + 1, SLOOP):
         if occ[pos] == 0 and path[pos - 1] == symbol:
             return pos

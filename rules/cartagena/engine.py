@@ -29,7 +29,7 @@ from rules.cartagena.board import (
 from rules.cartagena.deck import ROW_SIZE, SYMBOL_INDEX, draw, new_deck
 
 
-# -- setup (spec §2.4) ---------------------------------------------------------------------------------
+# -- setup (docs/games/cartagena.md#setup) -----------------------------------------------------------------------------
 def new_state(players: int, opts: dict[str, str], seed: str) -> core.State:
     state: core.State = {"seed": seed, "rng_n": 0}
     if opts["board"] == "fixed":
@@ -74,7 +74,7 @@ def new_state(players: int, opts: dict[str, str], seed: str) -> core.State:
     return state
 
 
-# -- one action (spec §3.2–§3.6) ------------------------------------------------------------------------
+# -- one action (docs/games/cartagena.md#the-action-language) ----------------------------------------------------------
 def apply(state: core.State, seat: int, action: core.Action) -> tuple[core.State, list[core.Event]]:
     """A legal action (``Game.apply`` checked it) applied to a copy of ``state``."""
     kind, pos, symbol = decode(action)
@@ -178,9 +178,9 @@ def _next_turn(state: core.State) -> None:
     state["this_turn"] = []
 
 
-# -- the end (spec §5) -----------------------------------------------------------------------------------
+# -- the end (docs/games/cartagena.md#the-stall-ending) ----------------------------------------------------------------
 def _stall(state: core.State, why: str, events: list[core.Event]) -> None:
-    """End a game that can no longer change (spec §5.2): most pirates aboard, then most progress."""
+    """End a game that can no longer change (docs/games/cartagena.md#the-stall-ending): most pirates aboard, then most progress."""
     ranking = sorted(
         ([seat, positions.count(SLOOP), sum(positions)] for seat, positions in enumerate(state["pirates"])),
         key=lambda entry: (-entry[1], -entry[2], entry[0]),

@@ -90,7 +90,7 @@ class Cartagena(Game):
     search_horizon = evaluate.HORIZON
     policies = {"easy": ai.easy, "normal": ai.normal}
 
-    # -- the state -----------------------------------------------------------------------------------
+    # -- the state -----------------------------------------------------------------------------------------------------
     def new(self, players: int, options: dict[str, str] | None, seed: str) -> State:
         self.check_players(players)
         opts = self.resolve_options(options)
@@ -118,7 +118,7 @@ class Cartagena(Game):
     def seat_count(self, state: State) -> int:
         return state["players"]
 
-    # -- what a seat sees and reads ------------------------------------------------------------------
+    # -- what a seat sees and reads ------------------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat)
 
@@ -128,7 +128,7 @@ class Cartagena(Game):
     def owed(self, view: dict[str, Any], seat: int) -> str:
         return views.owed(view, seat)
 
-    # -- action text ---------------------------------------------------------------------------------
+    # -- action text ---------------------------------------------------------------------------------------------------
     def parse(self, text: str) -> Action:
         return actions.parse(text)
 
@@ -138,9 +138,9 @@ class Cartagena(Game):
     def describe(self, view: dict[str, Any], action: Action) -> str:
         return actions.describe(view, action)
 
-    # -- the host's helpers --------------------------------------------------------------------------
+    # -- the host's helpers --------------------------------------------------------------------------------------------
     def lobby_notes(self, players: int, options: dict[str, str]) -> list[str]:
-        # spec §1.2: with 4-5 crews and no reshuffle, a Jamaica pile runs dry in a third to half of the games
+        # with 4-5 crews and no reshuffle a Jamaica pile runs dry in a third to half of the games (docs/games/cartagena.md#the-stall-ending)
         if players >= 4 and options.get("mode") == "jamaica" and options.get("reshuffle") == "off":
             return [
                 f"With {players} players a Jamaica pile often runs dry before anyone reaches the sloop: "
@@ -156,18 +156,18 @@ class Cartagena(Game):
             return False
 
     def timeout_action(self, state: State, seat: int) -> Action:
-        """Spec §7: ``end`` after at least one action, otherwise the first legal action (``pass`` if alone)."""
+        """``end`` after at least one action, otherwise the first legal action (``pass`` if alone): docs/games/cartagena.md#time-out-default."""
         legal = self.legal_actions(state, seat)
         return "end" if "end" in legal else legal[0]
 
-    # -- the hard AI ---------------------------------------------------------------------------------
+    # -- the hard AI ---------------------------------------------------------------------------------------------------
     def sample(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
         return sample.sample(view, seat, rng)
 
     def evaluate(self, state: State, seat: int) -> float:
         return evaluate.win_chance(state, seat)
 
-    # -- tests ---------------------------------------------------------------------------------------
+    # -- tests ---------------------------------------------------------------------------------------------------------
     def secrets(self, state: State) -> list[str]:
         """The seed (as typed and, for a hex seed, as a number) and the RNG counter's key; the stock's order as a
         view or a line would spell it; in Jamaica each hand as its own view spells it."""

@@ -1,4 +1,4 @@
-"""The two-ship board as data: terrain, coordinates, directions and the start layout (spec 2.1-2.3)."""
+"""The two-ship board as data: terrain, coordinates, directions and the start layout (docs/games/flagon.md#the-board)."""
 
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ def near_water(p: Sq) -> bool:
 
 
 def layout() -> list[dict]:
-    """The objects of the start layout, in id order (spec 2.2)."""
+    """The objects of the start layout, in id order (docs/games/flagon.md#the-board)."""
 
     def mirror(s: str) -> str:
         x, y = xy(s)
@@ -137,7 +137,7 @@ def layout() -> list[dict]:
     objs: list[dict] = []
     west_tables = [["C4", "D4", "C5", "D5"], ["F10", "F11"]]
     tables = west_tables + [[mirror(s) for s in t] for t in west_tables]
-    # table ids follow the spec: table1/table2 west, table3/table4 east
+    # table ids: table1/table2 west, table3/table4 east
     for i, sqs in enumerate(tables, 1):
         objs.append(
             {"id": f"table{i}", "kind": "table", "sqs": sorted(sqs, key=lambda s: rowmajor(xy(s))), "gone": False}
@@ -166,7 +166,7 @@ def layout() -> list[dict]:
     return objs
 
 
-# -- the tavern (spec Appendix B): an 11x11 floor walled all round, free for all ---------------------------
+# -- the tavern (docs/games/flagon.md#the-tavern): an 11x11 floor walled all round, free for all -----------------------
 
 TAVERN_FLOOR = frozenset((x, y) for x in range(11) for y in range(11))
 TAVERN_CENTRE: Sq = (5, 5)
@@ -191,7 +191,7 @@ def tavern_layout() -> list[dict]:
     return objs
 
 
-# -- map-aware helpers: every rule asks these instead of the ship constants ----------------------------------
+# -- map-aware helpers: every rule asks these instead of the ship constants --------------------------------------------
 
 SHIPS_SOLID = WEST_DECK | EAST_DECK | PLANKS
 

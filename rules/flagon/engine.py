@@ -1,4 +1,4 @@
-"""Flagon's state and how it changes: setup and the time loop (spec 2.7 and 3.7): draft, re-entry, simultaneous
+"""Flagon's state and how it changes: setup and the time loop (docs/games/flagon.md#the-time-loop-and-planning): draft, re-entry, simultaneous
 planning, random draws, reveals, replanning after Overboard, end tokens and scoring. ``act`` applies one legal
 decision; ``settle`` then runs every automatic transition (including steps with a single legal action) until a
 decision is owed or the game is over. What a revealed card does is ``resolution.py``'s."""
@@ -108,7 +108,7 @@ def new_tavern(players: int, options: dict[str, str], seed: str) -> State:
 
 
 def _open(state: State, crews: dict[str, list[int]], first: str, chars: list[dict], objects: list[dict]) -> None:
-    """The fields every board starts with: crews, the time track, the hidden end token (seed), objects."""
+    """The fields every board starts with: crews, the time track, the hidden end token (drawn at random), objects."""
     length = state["options"]["length"]
     if length == "auto":
         length = "long" if len(chars) <= 5 else "standard"
@@ -319,7 +319,7 @@ def draw_next(state: State, ctx: Ctx) -> None:
         if not end_step(state, ctx):
             begin_step(state, ctx)
         return
-    c = pool[rand_below(state, len(pool))]  # random tie order; one RNG call per draw (spec 2.7)
+    c = pool[rand_below(state, len(pool))]  # random tie order; one RNG call per draw (docs/games/flagon.md#drawing-and-revealing)
     c["waiting"] = False
     ctx.say(f"Drawn: {cname(state, c['idx'])} ({crew_label(state, c['crew'])}).", actor=GAME_ACTOR)
     if c["pos"] is None:

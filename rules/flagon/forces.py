@@ -1,5 +1,5 @@
 """What happens to bodies and objects: damage, drops, statuses, forced movement, water and Overboard, barrels
-and tables (spec 3.2-3.5). Every function works on a state the caller owns and narrates into a ``Ctx``."""
+and tables (docs/games/flagon.md#squares-damage-objects). Every function works on a state the caller owns and narrates into a ``Ctx``."""
 
 from __future__ import annotations
 
@@ -148,7 +148,8 @@ def stands_firm(state: State, i: int) -> bool:
 
 
 def remove_loose(state: State, ctx: Ctx, o: dict) -> None:
-    """A loose or held object goes into the sea; the Flagon floats back to the centre instead (seed)."""
+    """A loose or held object goes into the sea; the Flagon floats back to the centre instead
+    (docs/games/flagon.md#water)."""
     o["held"] = None
     if o["kind"] == "flagon":
         o["sq"] = name(centre_of(state))
@@ -166,7 +167,7 @@ def drop(state: State, ctx: Ctx, i: int) -> None:
     o = obj(state, c["held"])
     c["held"] = None
     if not standable(state, xy(c["pos"])):
-        # mid-flight above the sea: the object ends up in a water square (seed)
+        # mid-flight above the sea: the object ends up in a water square (docs/games/flagon.md#water)
         remove_loose(state, ctx, o)
         return
     o["held"] = None
@@ -183,7 +184,7 @@ def spoil(state: State, i: int) -> None:
 
 
 def parried(state: State, ctx: Ctx, i: int) -> bool:
-    """True if the active card's direct effects do not reach ``i`` (Parry, spec 3.9).
+    """True if the active card's direct effects do not reach ``i`` (Parry: docs/games/flagon.md#duration-cards).
 
     Only an opponent's card triggers it, only once, and then the whole card leaves him alone."""
     if i in ctx.parried:
@@ -243,7 +244,7 @@ def fall(state: State, ctx: Ctx, i: int) -> None:
 
 
 def overboard(state: State, ctx: Ctx, i: int, at: Sq | None = None) -> None:
-    """Spec 3.5, in its order: off the board, object lost, queue to hand, Dazed cleared, pay 2, replan 2."""
+    """Overboard (docs/games/flagon.md#water), in this order: off the board, object lost, queue to hand, Dazed cleared, pay 2, replan 2."""
     c = state["chars"][i]
     if at is not None and in_grid(at):
         ctx.splash.append(name(at))
@@ -331,7 +332,8 @@ def knockback(state: State, ctx: Ctx, i: int, d: Sq, n: int) -> None:
 
 
 def flight(state: State, ctx: Ctx, i: int, d: Sq, n: int = 4) -> None:
-    """God Smack: four single squares, water ignored until the body comes down (seed)."""
+    """God Smack: four single squares, water ignored until the body comes down
+    (docs/games/flagon.md#forced-movement)."""
     if stands_firm(state, i) or state["chars"][i]["pos"] is None:
         return
     start = pos(state, i)
@@ -430,7 +432,7 @@ def roll_barrel(state: State, ctx: Ctx, o: dict, d: Sq) -> None:
 
 
 def push_table(state: State, ctx: Ctx, t: dict, d: Sq) -> bool:
-    """One square in direction d (spec 3.3.4). Returns False if it failed (nothing moved)."""
+    """One square in direction d (docs/games/flagon.md#table-pushes). Returns False if it failed (nothing moved)."""
     old = [xy(s) for s in t["sqs"]]
     new = [add(s, d) for s in old]
     fresh = sorted((s for s in new if s not in old), key=rowmajor)

@@ -1,7 +1,7 @@
-"""Every card as a precise algorithm (spec 3.9): the options of each reveal-time step, and what a choice does.
+"""Every card as a precise algorithm (docs/games/flagon.md#characters-and-cards): the options of each reveal-time step, and what a choice does.
 
 A revealed card sets ``state["pending"] = {"step", "char", "card", "data"}``. ``options`` lists the legal texts of
-that step in the spec's order (the first is the time-out default); ``choose`` applies one and either sets the
+that step in a fixed order (the first is the time-out default: docs/games/flagon.md#time-out-default); ``choose`` applies one and either sets the
 next step or finishes the card. Automatic cards resolve in ``begin_card`` with no step at all.
 """
 
@@ -131,7 +131,7 @@ def to_squares(state: State, i: int, card: str) -> list[Sq]:
             for x in range(p[0] - r, p[0] + r + 1)
             if (x, y) != p and enterable(state, (x, y))
         ]
-    else:  # dragon-kick: straight ahead, skipping everything in between (seed)
+    else:  # dragon-kick: straight ahead, skipping everything in between (docs/games/flagon.md#characters-and-cards)
         f = VEC[state["chars"][i]["facing"]]
         dests = [add(p, f, k) for k in (1, 2, 3) if enterable(state, add(p, f, k))]
     return [p, *sorted(set(dests), key=rowmajor)]

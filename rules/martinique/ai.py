@@ -1,6 +1,6 @@
-"""Martinique AI players (spec §7). They read only a seat's view and the legal list; ties go to the earlier action.
+"""Martinique AI players (docs/games/martinique.md#the-ais). They read only a seat's view and the legal list; ties go to the earlier action.
 
-``normal`` scores each action with the tile values, crossings, landing and pub timing of the spec; ``easy`` grabs the
+``normal`` scores each action with the tile values, crossings, landing and pub timing described there; ``easy`` grabs the
 best-looking tile and ignores everything else.
 """
 
@@ -240,7 +240,7 @@ def easy(view: View, seat: int, legal: list[str], rnd: random.Random) -> str:
 
 
 def normal(view: View, seat: int, legal: list[str], rnd: random.Random) -> str:
-    """Tile values, crossings, landing and pub timing weighed as the spec's ``normal`` does."""
+    """Tile values, crossings, landing and pub timing, weighed as docs/games/martinique.md#the-ais describes."""
     return _choose(view, seat, legal, "normal")
 
 

@@ -130,7 +130,8 @@ class Turn:
         self.say(f"{NAMES[seat]} reveals map tile {tile[4:]} (passed at {SQUARES[passed]}).")
 
     def resolve_reveals(self) -> None:
-        """§3.4 step 1: lapse, reveal automatically, or ask the passed seat; then carry on with the move."""
+        """The reveals a move owes (docs/games/martinique.md#reveals): lapse, reveal automatically, or ask the
+        passed seat; then carry on with the move."""
         p = self.state["pending"]
         opp = 1 - p["mover"]
         while p["owed"] > 0:

@@ -1,4 +1,4 @@
-"""AI players for both sides (spec §7). They read only their own view and the legal list; randomness comes
+"""AI players for both sides (docs/games/treasure_island.md#the-ais). They read only their own view and the legal list; randomness comes
 from the host's ``rnd``. Static map geometry is shared rule data, not a secret, so they may use it.
 """
 
@@ -14,7 +14,7 @@ from rules.treasure_island import geometry, hints
 from rules.treasure_island.geometry import Pt
 
 View = dict[str, Any]
-RIDE_COST = 0.02  # spec §7.1: a move scores 0.6 × the search it sets up, minus 0.02 per mile moved
+RIDE_COST = 0.02  # docs/games/treasure_island.md#the-ais: a ride scores 0.6 × the search it sets up, minus 0.02 per mile
 
 
 def pt_of(action: str) -> Pt:
@@ -79,7 +79,7 @@ def step_graph(map_id: str) -> dict[int, list[tuple[int, float]]]:
 
 @lru_cache(maxsize=256)
 def path(map_id: str, start: int, goal: int) -> tuple[int, ...]:
-    """A* shortest path on legal half-mile steps (§7.2)."""
+    """A* shortest path on legal half-mile steps (docs/games/treasure_island.md#the-ais)."""
     graph = step_graph(map_id)
     gx, gy = geometry.ij(goal)
 

@@ -1,4 +1,4 @@
-"""The course of a Treasure Island game, day by day (spec §3): the District Hints dealt once the treasure is buried,
+"""The course of a Treasure Island game, day by day (docs/games/treasure_island.md#setup-and-the-calendar): the District Hints dealt once the treasure is buried,
 each calendar day and its event, a miniature's turn and its end, searches and the chests they may earn, the escape
 round by round, and the end."""
 
@@ -108,7 +108,8 @@ def begin_turn(state: State, ev: list[Event]) -> None:
 
 
 def back_to_turn(state: State, ev: list[Event]) -> None:
-    """Return to ``turn``, ending it by itself when nothing is left and the player never got a chest (§3.6)."""
+    """Return to ``turn``, ending it by itself when nothing is left and the player never got a chest
+    (docs/games/treasure_island.md#automatic-end-of-turn)."""
     state["state"] = "turn"
     m = state["turn"]["mini"]
     if state["turn"]["left"] <= 0 and not state["received"][state["owner"][m]]:
@@ -187,7 +188,7 @@ def finish(state: State, ev: list[Event], winners: list[int], reason: str, line:
 
 
 def search(state: State, ev: list[Event], mini: str, kind: str, centre: Pt, r: int, anchor: Pt, then: str) -> None:
-    """Resolve a search (§3.7): a win, or a public record and maybe a chest decision."""
+    """Resolve a search: a win, or a public record and maybe a chest decision (docs/games/treasure_island.md#chest-tokens)."""
     g = geo_of(state)
     cov = g.covered(centre, r, anchor)
     t = as_pt(state["treasure"])

@@ -1,4 +1,5 @@
-"""Exact half-mile geometry (spec §2.1–§2.2, rules G1–G15) and the static per-map tables built from it.
+"""Exact half-mile geometry (the rules G1–G15 of docs/games/treasure_island.md#geometry-rules) and the static
+per-map tables built from it.
 
 Everything is integer arithmetic on half-mile units ("hu"): a node is ``(i, j) = (2x, 2y)`` and its index is
 ``k = j * 73 + i``. Node sets are Python ints used as bitsets over those indices, so hint regions, search

@@ -1,4 +1,4 @@
-"""Every hint card as data plus an exact predicate (spec §2.7).
+"""Every hint card as data plus an exact predicate (docs/games/treasure_island.md#hints).
 
 A hint's parameters are chosen one at a time (``say <value>``). ``holds`` answers "is this statement true for a
 treasure at T?" and ``region`` gives the same answer for every legal node at once as a bitset; a test checks the
@@ -74,7 +74,7 @@ COMPASS: dict[str, tuple[str, str]] = {
 BANDS = {"0-3": (None, 6), "3-6": (6, 12), "6-9": (12, 18), "9-12": (18, 24), "12+": (24, None)}
 
 
-#: what each hint card tells when Long John Silver plays it (docs/games/treasure_island.md §11); ⛁ a chest-icon card
+#: what each hint card tells when Long John Silver plays it (docs/games/treasure_island.md#the-hint-decks); ⛁ a chest-icon card
 EFFECTS: dict[str, str] = {
     "S1": "the treasure's altitude: the height band it lies in",
     "S2": "the treasure lies N, E, S or W of a pirate (a half-plane)",
@@ -133,7 +133,7 @@ def _dists(rs: tuple[int, ...]) -> list[str]:
 
 
 def values(kind: str, ctx: Ctx, chosen: tuple[str, ...]) -> list[str]:
-    """The legal-action order of one parameter's values (§2.7)."""
+    """The legal-action order of one parameter's values (docs/games/treasure_island.md#the-action-language)."""
     g = geometry.geo(ctx.map_id)
     minis = [m for m, _ in ctx.minis]
     if kind == "mini":
@@ -389,7 +389,7 @@ def frozen(card_id: str, vals: tuple[str, ...], ctx: Ctx) -> dict[str, str]:
 
 
 def text(card_id: str, vals: tuple[str, ...], ctx: Ctx) -> str:
-    """The public statement (§2.7)."""
+    """The public statement (docs/games/treasure_island.md#the-hint-decks)."""
     g = geometry.geo(ctx.map_id)
     c = card_id
 

@@ -302,7 +302,7 @@ def test_the_table_voice_owed_names_actors_and_cards(game_id: str) -> None:
 
 
 def test_cards_read_as_their_effect() -> None:
-    """Issue 12 §10: Silver's hint cards, Flagon's cards and Buccaneer's keepers say what they do."""
+    """Issue 12, item 10: Silver's hint cards, Flagon's cards and Buccaneer's keepers say what they do."""
     ti = registry.get("treasure_island")
     assert ti.describe({}, "hint S5").startswith("S5 Pacing Off: ")
     assert "landmark" in ti.describe({}, "hint S5")

@@ -1,4 +1,5 @@
-"""Flagon: one scenario test per numbered edge case of the spec (section 8), named after its number."""
+"""Flagon: one scenario test per numbered edge case of
+docs/games/flagon.md#edge-cases-and-the-tests-that-cover-them, named after its number."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Flagon: hand-built positions (helpers shared by the other Flagon tests) and the board data of spec 2.2."""
+"""Flagon: hand-built positions (helpers shared by the other Flagon tests) and the board data (docs/games/flagon.md#the-board)."""
 
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ def obj(st: State, oid: str) -> dict:
     return next(o for o in st["objects"] if o["id"] == oid)
 
 
-# -- board data (spec 2.2) ------------------------------------------------------------------------------
+# -- board data (docs/games/flagon.md#the-board) -----------------------------------------------------------------------
 
 
 def test_terrain_matches_the_spec_map() -> None:

@@ -1,4 +1,4 @@
-"""Martinique scenario tests from hand-built positions: one test (or more) per numbered edge case of spec §8."""
+"""Martinique scenario tests from hand-built positions: one test (or more) per numbered edge case of docs/games/martinique.md#edge-cases-and-the-tests-that-cover-them."""
 
 from __future__ import annotations
 

@@ -8,6 +8,7 @@ example alike. The contract's behaviour (turn checks, AI levels, views...) is ch
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -140,3 +141,20 @@ def test_the_checks_catch_a_game_out_of_shape(tmp_path: Path) -> None:
     assert "GAME" in _defined(tree)
     assert any(isinstance(n, ast.ImportFrom) and n.names[0].asname == "G" for n in tree.body)
     assert any(isinstance(n, ast.arg) and n.arg == "st" for n in ast.walk(tree))
+
+
+def test_the_guides_excerpts_are_the_toys_code() -> None:
+    """docs/adding-a-game.md walks through the toy game: each code excerpt headed ``# tests/host/toygame/<module>``
+    is that module's actual code, so the guide cannot drift from the example it follows."""
+    guide = (ROOT / "docs/adding-a-game.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^( *)```python\n(.*?)^\1```", guide, flags=re.S | re.M)
+    checked = set()
+    for indent, block in blocks:
+        lines = [line[len(indent) :] for line in block.splitlines()]
+        if not lines or not lines[0].startswith("# tests/host/toygame/"):
+            continue
+        path = ROOT / lines[0][2:]
+        excerpt = "\n".join(lines[1:]).strip("\n")
+        assert excerpt in path.read_text(encoding="utf-8"), f"the guide's excerpt of {lines[0][2:]} is not in it"
+        checked.add(path.name)
+    assert set(SKELETON) - {"__init__.py"} <= checked, "the guide shows every module of the skeleton in the toy"

@@ -1,5 +1,6 @@
 """Treasure Island scenario tests from hand-built positions: setup, calendar, pirate actions, Long John
-Silver's steps and the escape. Tests are named after the spec's numbered edge cases (§8)."""
+Silver's steps and the escape. Tests are named after the numbered edge cases of
+docs/games/treasure_island.md#edge-cases-and-the-tests-that-cover-them."""
 
 from __future__ import annotations
 
