@@ -175,8 +175,10 @@ def clone(state: Any) -> Any:
 
 
 class Game:
-    """Base class of every engine. Subclasses set ``info`` and ``version`` and implement the abstract
-    methods; the shared defaults below (options, parse, dump/load, label, undo, time-out) may be overridden.
+    """Base class of every engine. Subclasses (a game's ``game.py``) set ``info``, ``version``, ``search_horizon``
+    and ``policies`` and implement the abstract methods, ``_apply`` rather than ``apply``; the shared defaults below
+    (options, parse, dump/load, label, undo, time-out, the table's voice) may be overridden. ``apply`` and
+    ``ai_choose`` are the framework's: the same turn checks and the same dispatch of AI levels for every game.
     """
 
     info: ClassVar[GameInfo]
@@ -244,8 +246,8 @@ class Game:
         return self._apply(state, seat, self._legal_text(state, seat, action))
 
     def _legal_text(self, state: State, seat: int, text: str) -> Action:
-        """The legal action ``text`` stands for once parsed, or the refusal: the game over, then not the seat's
-        turn, then the parser's complaint, then the game's reason."""
+        """The legal action ``text`` stands for once parsed, or the refusal, in this order: the game is over, it is
+        not the seat's turn, the parser's complaint, the game's reason."""
         acting = self.to_act(state)
         if not acting:
             raise refusals.game_over()
@@ -276,8 +278,8 @@ class Game:
 
     def is_legal(self, state: State, seat: int, action: Action) -> bool:
         """Whether ``action`` is in ``legal_actions(state, seat)``. A game whose lists are long may answer faster
-        (Treasure Island's thousands of points), but must give exactly the same answer: the contract test checks it
-        at every position of seeded playouts."""
+        without building them, but must give exactly the same answer: the contract test compares the two at
+        positions of seeded playouts."""
         return action in self.legal_actions(state, seat)
 
     def refuse(self, state: State, seat: int, action: Action) -> IllegalAction:

@@ -51,6 +51,15 @@ def decode(text: str) -> Decoded:
     raise IllegalAction("bad_syntax", f"'{normalize_text(text)}' is not a Cartagena action; {SYNTAX_HINT}.")
 
 
+def read(action: Action) -> Decoded:
+    """A canonical action (one ``legal_actions`` listed) taken apart without the checks ``decode`` makes."""
+    words = action.split(" ")
+    if len(words) == 1:
+        return (words[0], None, None)
+    pos = _position(words[1])
+    return (words[0], pos, words[2] if len(words) == 3 else None)
+
+
 def _position(word: str) -> int | None:
     if word == "start":
         return START

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules import core
-from rules.cartagena.actions import decode, encode
+from rules.cartagena.actions import read
 from rules.cartagena.board import (
     ACTIONS_PER_TURN,
     FIXED_PATH,
@@ -76,14 +76,14 @@ def new_state(players: int, opts: dict[str, str], seed: str) -> core.State:
 
 # -- one action (docs/games/cartagena.md#the-action-language) ----------------------------------------------------------
 def apply(state: core.State, seat: int, action: core.Action) -> tuple[core.State, list[core.Event]]:
-    """A legal action (``Game.apply`` checked it) applied to a copy of ``state``."""
-    kind, pos, symbol = decode(action)
+    """A legal action (``Game.apply`` checked it, so it is in its canonical text) applied to a copy of ``state``."""
+    kind, pos, symbol = read(action)
     after = core.clone(state)
     events: list[core.Event] = []
     if kind == "forward":
-        _forward(after, seat, pos, symbol, events)
+        _forward(after, seat, action, pos, symbol, events)
     elif kind == "back":
-        _back(after, seat, pos, events)
+        _back(after, seat, action, pos, events)
     elif kind == "end":
         taken = after["actions_taken"]
         events.append(
@@ -97,13 +97,13 @@ def apply(state: core.State, seat: int, action: core.Action) -> tuple[core.State
             _stall(after, "Every seat passed in a row, so nothing can change any more.", events)
         else:
             _next_turn(after)
-    after["last_action"] = {"seat": seat, "action": encode(kind, pos, symbol)}
+    after["last_action"] = {"seat": seat, "action": action}
     if kind in ("forward", "back") and not after["result"]:
         _after_move(after, seat, events)
     return after, events
 
 
-def _forward(state: core.State, seat: int, pos: int, symbol: str, events: list[core.Event]) -> None:
+def _forward(state: core.State, seat: int, action: str, pos: int, symbol: str, events: list[core.Event]) -> None:
     target = forward_target(state["path"], occupancy(state["pirates"]), pos, symbol)
     state["hands"][seat][SYMBOL_INDEX[symbol]] -= 1
     state["discard"].append(symbol)
@@ -114,13 +114,13 @@ def _forward(state: core.State, seat: int, pos: int, symbol: str, events: list[c
     if target == SLOOP:
         line += f" ({aboard}/{PIRATES_PER_SEAT} aboard)"
     events.append(core.Event(line + ".", actor=seat))
-    _record(state, seat, encode("forward", pos, symbol), pos, target, None)
+    _record(state, seat, action, pos, target, None)
     if aboard == PIRATES_PER_SEAT:
         events.append(core.Event(f"{name}'s sixth pirate boards the sloop. {name} escapes and wins!", actor=seat))
         _finish(state, [seat], "escaped")
 
 
-def _back(state: core.State, seat: int, pos: int, events: list[core.Event]) -> None:
+def _back(state: core.State, seat: int, action: str, pos: int, events: list[core.Event]) -> None:
     occ = occupancy(state["pirates"])
     target = back_target(occ, pos)
     earned = occ[target]
@@ -138,7 +138,7 @@ def _back(state: core.State, seat: int, pos: int, events: list[core.Event]) -> N
     # the cards drawn are news to the drawer although the move was its own (a private line on a public line)
     events.append(core.Event(line + ".", private, actor=seat))
     events.extend(core.Event(text, actor=core.GAME_ACTOR) for text in deck_lines)
-    _record(state, seat, encode("back", pos), pos, target, len(drawn))
+    _record(state, seat, action, pos, target, len(drawn))
 
 
 def _move(positions: list[int], start: int, target: int) -> None:
