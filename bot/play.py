@@ -268,8 +268,9 @@ class PlayMixin:
                 log.error("table %s: an AI move failed: %s", t.id, type(exc).__name__)
                 return
         if all(s.ai_level is not None for s in t.seats):
-            # Nobody is left to end it, and some games can circle forever (Cartagena's spec leaves endless play
-            # to the host): stop an AI-only table rather than replaying this every tick.
+            # Nobody is left to end it, and some games can circle forever (Cartagena leaves endless play to the host:
+            # docs/games/cartagena.md#ai-only-tables-that-never-finish): stop an AI-only table rather than replaying
+            # this every tick.
             await self._abandon(t)
             batch.note(self._lobby_post(t, edit_only=True))
             batch.note(

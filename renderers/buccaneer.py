@@ -1,4 +1,4 @@
-"""Pictures of a Buccaneer view (spec §6): the 24×24 board with harbours, islands, ships and the last move beside a
+"""Pictures of a Buccaneer view (docs/games/buccaneer.md#picture): the 24×24 board with harbours, islands, ships and the last move beside a
 panel of players; and the private picture of a hand.
 
 Drawn for Discord's inline preview (550×350, half this landscape canvas): ships, their facing and treasure aboard,

@@ -1,4 +1,4 @@
-"""Cartagena pictures (spec §6): the passage as a six-row snake, crews, cards and legend; a hand for DMs.
+"""Cartagena pictures (docs/games/cartagena.md#picture): the passage as a six-row snake, crews, cards and legend; a hand for DMs.
 
 Drawn for Discord's inline preview (550×350, half this canvas): the pawns, the crews aboard, whose turn, the
 last move and the Tortuga row stay in the picture; the discards and Tortuga hands go to :func:`caption`.
@@ -95,7 +95,7 @@ def anchor(pos: int) -> tuple[float, float]:
 
 # -- pieces -------------------------------------------------------------------------------------------
 def pawn(d: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, seat: int) -> None:
-    """A disc in the seat colour with a thick dark outline and the seat digit (spec §6)."""
+    """A disc in the seat colour with a thick dark outline and the seat digit (docs/games/cartagena.md#picture)."""
     x, y = centre
     d.ellipse((x - radius, y - radius, x + radius, y + radius), fill=SEAT_COLOURS[seat], outline=INK, width=3)
     text(

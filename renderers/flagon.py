@@ -1,4 +1,4 @@
-"""Flagon pictures (spec 6): the two ships on the water with every object and character, the time track and
+"""Flagon pictures (docs/games/flagon.md#picture): the two ships on the water with every object and character, the time track and
 scores; privately, a seat's characters with their hands and queues. Reads only the view dict.
 
 Drawn for Discord's inline preview (550×350, half this canvas): the board, the prompt, the crews' scores and the

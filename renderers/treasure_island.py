@@ -1,4 +1,4 @@
-"""Treasure Island pictures (spec §6): the island, every search and hint, the calendar, and each seat's private
+"""Treasure Island pictures (docs/games/treasure_island.md#picture): the island, every search and hint, the calendar, and each seat's private
 overlays. Drawn from a view dict only; the static island art is cached per map.
 
 Drawn for Discord's inline preview (550×350, half this landscape canvas): the map with everything a search or a hint

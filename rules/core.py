@@ -10,32 +10,25 @@ Standard library only: this module (and every game package) must import nothing 
 from __future__ import annotations
 
 import json
+import math
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from rules import refusals, search
+from rules.refusals import IllegalAction  # part of this contract, kept in a leaf module the search imports
+
 State = dict[str, Any]
 Action = str
+#: an AI policy: a seat's choice from its own view among the legal actions, with the host's randomness
+Policy = Callable[[dict[str, Any], int, list[Action], random.Random], Action]
 
 AI_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 #: how long the host holds an AI seat due to act while a person may still take an optional action (a challenge)
 REACTION_SECONDS = 20
-
-
-class IllegalAction(Exception):
-    """An action the engine refuses. ``message`` is written for the player and names what is allowed.
-
-    Codes used across games: ``game_over``, ``not_your_turn``, ``bad_syntax``, ``illegal``,
-    ``bad_option``, ``bad_players``, ``bad_version``. Games may add their own.
-    """
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def __repr__(self) -> str:
-        return f"IllegalAction({self.code!r}, {self.message!r})"
+#: actions a ``hard`` rollout plays before it scores the position with ``Game.evaluate`` (a game sets its own)
+DEFAULT_HORIZON = 80
 
 
 @dataclass(frozen=True)
@@ -171,21 +164,29 @@ def clone(state: Any) -> Any:
     """A deep copy of JSON data, so ``apply`` can change it without touching its input.
 
     States are plain JSON (no sharing, no cycles), so a walk over dicts and lists is exact and about three
-    times faster than ``copy.deepcopy``, which matters when one action's budget is a fraction of a millisecond."""
-    if type(state) is dict:
-        return {k: clone(v) for k, v in state.items()}
-    if type(state) is list:
-        return [clone(v) for v in state]
+    times faster than ``copy.deepcopy``, which matters when one action's budget is a fraction of a millisecond.
+    Strings and numbers are shared rather than visited (they are immutable), which saves a fifth again."""
+    kind = type(state)
+    if kind is dict:
+        return {k: clone(v) if (t := type(v)) is dict or t is list else v for k, v in state.items()}
+    if kind is list:
+        return [clone(v) if (t := type(v)) is dict or t is list else v for v in state]
     return state
 
 
 class Game:
-    """Base class of every engine. Subclasses set ``info`` and ``version`` and implement the abstract
-    methods; the shared defaults below (options, parse, dump/load, label, undo, time-out) may be overridden.
+    """Base class of every engine. Subclasses (a game's ``game.py``) set ``info``, ``version``, ``search_horizon``
+    and ``policies`` and implement the abstract methods, ``_apply`` rather than ``apply``; the shared defaults below
+    (options, parse, dump/load, label, undo, time-out, the table's voice) may be overridden. ``apply`` and
+    ``ai_choose`` are the framework's: the same turn checks and the same dispatch of AI levels for every game.
     """
 
     info: ClassVar[GameInfo]
     version: ClassVar[int] = 1
+    #: actions a ``hard`` rollout plays before :meth:`evaluate` scores the position (rules/search.py)
+    search_horizon: ClassVar[int] = DEFAULT_HORIZON
+    #: the game's own AI policies by level (its ``ai.py``): ``easy`` and ``normal``; ``hard`` is the search
+    policies: ClassVar[Mapping[str, Policy]] = {}
 
     # -- options -------------------------------------------------------------------------------------
     def resolve_options(self, options: dict[str, str] | None) -> dict[str, str]:
@@ -232,14 +233,70 @@ class Game:
         raise NotImplementedError
 
     def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        """The next state and its narration. Never mutates ``state``; raises :class:`IllegalAction`."""
+        """The next state and its narration. Never mutates ``state``; raises :class:`IllegalAction`.
+
+        The framework's, for every game (games implement :meth:`_apply`). Before any game code runs it refuses, in
+        one wording each (rules/refusals.py): any action once the game is over (``game_over``); an action of a seat
+        that owes no decision and has no such optional action (``not_your_turn``); an action that is not among the
+        seat's legal actions (the game's reason from :meth:`refuse`, by default ``illegal``). Text as a person
+        typed it is read with :meth:`parse` first, so ``_apply`` only ever sees an action ``legal_actions`` lists.
+        """
+        if self.is_legal(state, seat, action):  # so the game is not over and the seat may act
+            return self._apply(state, seat, action)
+        return self._apply(state, seat, self._legal_text(state, seat, action))
+
+    def _legal_text(self, state: State, seat: int, text: str) -> Action:
+        """The legal action ``text`` stands for once parsed, or the refusal, in this order: the game is over, it is
+        not the seat's turn, the parser's complaint, the game's reason."""
+        acting = self.to_act(state)
+        if not acting:
+            raise refusals.game_over()
+        try:
+            action = self.parse(text)
+        except IllegalAction:
+            if seat not in acting:
+                raise self._not_your_turn(state, acting) from None
+            raise
+        if action != text and self.is_legal(state, seat, action):
+            return action
+        if seat not in acting:
+            raise self._not_your_turn(state, acting)
+        raise self.refuse(state, seat, text)
+
+    def _not_your_turn(self, state: State, acting: list[int]) -> IllegalAction:
+        public = self.view(state, None)
+        names = []
+        for s in acting:
+            name = self.seat_name(public, s)
+            names.append(f"{name} (seat {s + 1})" if name else f"seat {s + 1}")
+        return refusals.not_your_turn(names)
+
+    def _apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        """What ``action`` does: the next state (a copy: ``state`` is never changed) and its narration. Called by
+        :meth:`apply` only with an action in ``legal_actions(state, seat)``, so it checks nothing."""
         raise NotImplementedError
+
+    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+        """Whether ``action`` is in ``legal_actions(state, seat)``. A game whose lists are long may answer faster
+        without building them, but must give exactly the same answer: the contract test compares the two at
+        positions of seeded playouts."""
+        return action in self.legal_actions(state, seat)
+
+    def refuse(self, state: State, seat: int, action: Action) -> IllegalAction:
+        """Why ``action`` (as given: the game may parse it) is not legal for ``seat``, which owes a decision: the
+        game's own reason where it has one ("you have no skull card"), else the shared wording, which says what the
+        seat must do (:meth:`owed`) and what it may play."""
+        return refusals.not_legal(action, self.owed(self.view(state, None), seat), self.legal_actions(state, seat))
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know, as plain JSON; ``None`` is the public view. No secret of anyone else."""
         raise NotImplementedError
 
     def outcome(self, state: State) -> Outcome | None:
+        raise NotImplementedError
+
+    def seat_count(self, state: State) -> int:
+        """How many seats play this game."""
         raise NotImplementedError
 
     def parse(self, text: str) -> Action:
@@ -289,8 +346,19 @@ class Game:
         return self.legal_actions(state, seat)[-1]
 
     def ai_choose(self, view: dict[str, Any], seat: int, legal: list[Action], level: str, rnd: random.Random) -> Action:
-        """An AI seat's choice from its own view and the legal actions, with host-supplied randomness."""
-        raise NotImplementedError
+        """An AI seat's choice from its own view and the legal actions, with host-supplied randomness.
+
+        The levels are dispatched here, once for every game: ``easy`` and ``normal`` are the game's own
+        :attr:`policies`; ``hard`` is the search (rules/search.py), which samples states from the view and plays
+        them out with ``normal``; ``random`` (fuzz tests only) picks uniformly."""
+        if level == "hard":
+            return search.choose(self, view, seat, legal, rnd)
+        if level == "random":
+            return rnd.choice(legal)
+        policy = self.policies.get(level)
+        if policy is None:
+            raise ValueError(f"unknown AI level {level!r}; levels: {', '.join(AI_LEVELS)}")
+        return policy(view, seat, legal, rnd)
 
     # -- the hard AI (rules/search.py) ----------------------------------------------------------------
     def sample(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
@@ -301,6 +369,12 @@ class Game:
         A pure function of (view, seat, rng): it never sees a real state. The ``hard`` AI searches over such
         samples; a game without one cannot offer ``hard``."""
         raise NotImplementedError(f"{self.info.id} has no sampler")
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """The seat's chance to win, in [0, 1], from a (sampled) state that is not over: how the search scores a
+        rollout cut off at :attr:`search_horizon`. By default the seat's fair share; a game's own evaluation (its
+        ``evaluate.py``) reads the lead it can measure, usually through :func:`logistic`."""
+        return 1.0 / max(1, self.seat_count(state))
 
     def private_summary(self, view: dict[str, Any], seat: int) -> str:
         """A few readable lines of what only ``seat`` knows (its hand, its hints, its secret map), written from
@@ -327,6 +401,11 @@ class Game:
     def secrets(self, state: State) -> list[str]:
         """Strings that must never appear in public output for this state (for leak tests); optional."""
         return []
+
+
+def logistic(x: float) -> float:
+    """A lead measured in "typical swings" as a win chance in (0, 1): 0.5 level, clamped so it never overflows."""
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
 
 
 def canonical_json(data: Any) -> str:

@@ -7,8 +7,10 @@ The search never receives a real state, only ``view = game.view(state, seat)``. 
 2. picks one of the seat's candidate actions by UCB1 (the upper confidence bound: the mean result so far plus a
    bonus for actions tried less often), so time goes to the actions that look best without starving the others;
 3. plays the game on from there with every seat at ``normal`` (each from its own view of the sampled state), up to
-   a horizon, and scores the result for the seat: 1 for a win (shared on a tie), 0 for a loss, and at the horizon
-   the game's evaluation (a win chance from the position) when it has one, else the seat's fair share.
+   the game's ``search_horizon``, and scores the result for the seat: 1 for a win (shared on a tie), 0 for a loss,
+   and at the horizon the game's ``evaluate`` (a win chance from the position; by default the seat's fair share).
+
+The search knows no game: everything it needs is the contract of ``rules.core.Game``.
 
 ``normal``'s own choice is always the first candidate; the action tried most often replaces it only when its mean
 result beats it by more than a standard error, so a small budget never plays worse than a coin flip between them. Because
@@ -27,13 +29,16 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rules.core import Action, Game, IllegalAction, State
+from rules.refusals import IllegalAction
+
+if TYPE_CHECKING:  # the contract dispatches ``hard`` here, so this module imports it only for type checkers
+    from rules.core import Action, Game, State
 
 #: seconds a decision may take by default (tables may set another budget)
 DEFAULT_SECONDS = 1.0
@@ -45,9 +50,6 @@ MAX_CANDIDATES = 24
 CONFIDENCE = 1.0
 #: the UCB1 exploration constant; results are in [0, 1]
 EXPLORATION = 0.7
-#: actions a rollout plays before it is scored by evaluation (per game; a whole game where that is cheap)
-HORIZON: dict[str, int] = {"cartagena": 40, "martinique": 40, "buccaneer": 40, "flagon": 48, "treasure_island": 24}
-DEFAULT_HORIZON = 80
 
 
 @dataclass(frozen=True)
@@ -85,19 +87,6 @@ def current_budget() -> Budget:
     return _BUDGET.get() or _DEFAULT
 
 
-#: position evaluations: the seat's chance to win, in [0, 1], from a (sampled) state that is not over
-Evaluator = Callable[[Game, State, int], float]
-EVALUATORS: dict[str, Evaluator] = {}
-
-
-def evaluator(game_id: str) -> Callable[[Evaluator], Evaluator]:
-    def register(fn: Evaluator) -> Evaluator:
-        EVALUATORS[game_id] = fn
-        return fn
-
-    return register
-
-
 @dataclass
 class Stats:
     """What one search did, for benchmarks and logs (never a secret: counts only)."""
@@ -128,7 +117,7 @@ def choose(
     visits = [0] * len(candidates)
     totals = [0.0] * len(candidates)
     deadline = None if limit.seconds is None else started + limit.seconds
-    horizon = HORIZON.get(game.info.id, DEFAULT_HORIZON)
+    horizon = game.search_horizon
     n = 0
     while limit.iterations is None or n < limit.iterations:
         if deadline is not None and n:
@@ -192,90 +181,24 @@ def _playout(
 ) -> float:
     """``seat`` plays ``action`` in ``state``, then everyone plays ``normal`` for up to ``horizon`` actions (fewer
     when the time budget runs out mid-rollout: the position reached is then evaluated)."""
-    players = _players(game, state)
     try:
         state, _ = game.apply(state, seat, action)
         for _ in range(horizon):
             acting = game.to_act(state)
             if not acting or (deadline is not None and time.perf_counter() > deadline):
                 break
-            s = acting[0]
-            legal = game.legal_actions(state, s)
+            mover = acting[0]
+            legal = game.legal_actions(state, mover)
             if len(legal) == 1:
                 choice = legal[0]
             else:
-                choice = game.ai_choose(game.view(state, s), s, legal, "normal", rng)
-            state, _ = game.apply(state, s, choice)
+                choice = game.ai_choose(game.view(state, mover), mover, legal, "normal", rng)
+            state, _ = game.apply(state, mover, choice)
     except IllegalAction:
         return 0.0  # the sample allowed something the engine does not: count it as a loss, never crash
     outcome = game.outcome(state)
     if outcome is not None:
         if not outcome.winners:
-            return 1.0 / max(1, players)
+            return 1.0 / max(1, game.seat_count(state))
         return 1.0 / len(outcome.winners) if seat in outcome.winners else 0.0
-    evaluate = EVALUATORS.get(game.info.id)
-    return evaluate(game, state, seat) if evaluate is not None else 1.0 / max(1, players)
-
-
-def _players(game: Game, state: State) -> int:
-    players = state.get("players")
-    if isinstance(players, int):
-        return players
-    if isinstance(players, list):
-        return len(players)
-    if isinstance(state.get("n"), int):  # Treasure Island
-        return state["n"]
-    return game.info.min_players
-
-
-def _logistic(x: float) -> float:
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
-
-
-# -- evaluations at the horizon: a win chance from a position nobody has finished -------------------------------
-@evaluator("cartagena")
-def _cartagena(game: Game, state: State, seat: int) -> float:
-    """Progress (sum of positions, the sloop counting 42, plus about 3.5 a card) against the best rival's."""
-    def progress(s: int) -> float:
-        return sum(42 if p == 37 else p for p in state["pirates"][s]) + 3.0 * min(sum(state["hands"][s]), 10)
-
-    mine = progress(seat)
-    best_other = max(progress(s) for s in range(state["players"]) if s != seat)
-    return _logistic((mine - best_other) / 15.0)
-
-
-@evaluator("martinique")
-def _martinique(game: Game, state: State, seat: int) -> float:
-    """Points on the table (the view's own score preview) against the opponent's."""
-    view = game.view(state, None)
-    mine = view["players"][seat]["score_preview"]["total"]
-    theirs = view["players"][1 - seat]["score_preview"]["total"]
-    return _logistic((mine - theirs) / 6.0)
-
-
-@evaluator("buccaneer")
-def _buccaneer(game: Game, state: State, seat: int) -> float:
-    """Treasure at home (20 wins) plus most of what is in the hold, against the best rival's."""
-    from rules.buccaneer.model import TREASURE_VALUE
-
-    view = game.view(state, None)
-    worth: dict[int, float] = {}
-    for harbour in view["harbours"]:
-        if harbour.get("owner") is not None:
-            worth[harbour["owner"]] = float(harbour["home_value"])
-    for player in view["players"]:
-        hold = sum(TREASURE_VALUE.get(item, 0) for item in player["ship"]["hold"])
-        worth[player["seat"]] = worth.get(player["seat"], 0.0) + 0.7 * hold
-    mine = worth.get(seat, 0.0)
-    best_other = max((v for s, v in worth.items() if s != seat), default=0.0)
-    return _logistic((mine - best_other) / 5.0)
-
-
-@evaluator("flagon")
-def _flagon(game: Game, state: State, seat: int) -> float:
-    """The seat's crew's score (Reputation and treasure) against the best other crew's."""
-    view = game.view(state, None)
-    crew = next(name for name, c in view["crews"].items() if seat in c["seats"])
-    mine = view["scores"][crew]["total"]
-    best_other = max(s["total"] for name, s in view["scores"].items() if name != crew)
-    return _logistic((mine - best_other) / 8.0)
+    return game.evaluate(state, seat)

@@ -1,14 +1,12 @@
-"""Buccaneer (Waddingtons, 1958 laws) for 2–8 players: see ``/work/shared/specs/buccaneer.md``.
+"""Buccaneer (Waddingtons, 1958 laws) for 2–8 players (docs/games/buccaneer.md).
 
-Modules: ``board`` (the map as data), ``model`` (pieces and helpers), ``setup``, ``movement``, ``combat``,
-``chance``, ``trading`` (ports, home, Flat Island, Anchor Bay), ``engine`` (frames and turn flow), ``views``,
-``ai`` and ``game`` (the engine object).
+Beyond the skeleton every game shares (docs/adding-a-game.md): ``model`` (pieces, values and the state helpers
+every module shares), ``setup`` (the steps of setting up), ``movement``, ``combat``, ``chance`` (the chance cards),
+``trading`` (ports, home, Flat Island, Anchor Bay) and ``doubt`` (when an AI challenges a long move).
 """
 
 from __future__ import annotations
 
-from rules.buccaneer.game import Buccaneer
+from rules.buccaneer.game import GAME
 
-GAME = Buccaneer()
-
-__all__ = ["GAME", "Buccaneer"]
+__all__ = ["GAME"]

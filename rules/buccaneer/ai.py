@@ -1,4 +1,4 @@
-"""Buccaneer AI players (spec §7). They read only their own view and the legal list; randomness comes only
+"""Buccaneer AI players (docs/games/buccaneer.md#the-ais). They read only their own view and the legal list; randomness comes only
 from the host's ``rnd``.
 
 ``normal`` plans a whole move with a breadth-first count of straight moves to its goal (home with a full
@@ -31,16 +31,15 @@ View = dict[str, Any]
 NODES: tuple[str, ...] = tuple(board.RAYS)
 
 
-def choose(view: View, seat: int, legal: list[str], level: str, rnd: random.Random) -> str:
-    if level == "hard":
-        from rules import search
-        from rules.buccaneer import GAME
-
-        return search.choose(GAME, view, seat, legal, rnd)
+def easy(view: View, seat: int, legal: list[str], rnd: random.Random) -> str:
     if len(legal) == 1:
         return legal[0]
-    if level == "easy":
-        return _easy(view, seat, legal, rnd)
+    return _easy(view, seat, legal, rnd)
+
+
+def normal(view: View, seat: int, legal: list[str], rnd: random.Random) -> str:
+    if len(legal) == 1:
+        return legal[0]
     return Normal(view, seat, legal, rnd).choose()
 
 

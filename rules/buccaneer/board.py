@@ -1,4 +1,4 @@
-"""The 1958 Buccaneer board as data, plus the geometry derived from it (spec §2.1).
+"""The 1958 Buccaneer board as data, plus the geometry derived from it (docs/games/buccaneer.md#the-board).
 
 Rules never hard-code a coordinate: every square, coast, exit and bay comes from ``BOARD`` below, so a
 different layout is a different dict.
@@ -79,7 +79,7 @@ ISLAND_OF: dict[Cell, str] = {
     (c, r): k for k, (c0, c1, r0, r1) in ISLAND_RECTS.items() for c in range(c0, c1 + 1) for r in range(r0, r1 + 1)
 }
 
-# Reading order (row 24 first, column A first) is the canonical square order of the spec.
+# Reading order (row 24 first, column A first) is the canonical square order (docs/games/buccaneer.md#the-board).
 ALL_SQUARES: tuple[Cell, ...] = tuple((c, r) for r in range(ROWS, 0, -1) for c in range(1, COLS + 1))
 SEA: frozenset[Cell] = frozenset(cell for cell in ALL_SQUARES if cell not in ISLAND_OF)
 POS: dict[str, Cell] = {name(cell): cell for cell in ALL_SQUARES}

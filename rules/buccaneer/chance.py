@@ -1,4 +1,4 @@
-"""Treasure Island's 28 chance cards (spec §3.8, §3.9): drawing, and each card's resolution as frames."""
+"""Treasure Island's 28 chance cards (docs/games/buccaneer.md#treasure-island-and-chance-cards): drawing, and each card's resolution as frames."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def draw(state: State, seat: int, N: Narration) -> None:
         N.add(f"{who(state, seat)} draws chance card {card}, {title}, and keeps it")
         return
     # The card lies face up until everything it set off is settled (burials, picks, choices), then goes under
-    # the pile (law 9): a task beneath the card's own frames, so the pile count leaves it out until then.
+    # the pile (docs/games/buccaneer.md#when-a-chance-card-is-drawn): a task beneath the card's own frames, so the pile count leaves it out until then.
     state["stack"].append({"kind": "task", "op": "chance_back", "card": card})
     N.add(f"{who(state, seat)} draws chance card {card}, {title}")
     RESOLVE[card](state, seat, card, N)
@@ -207,7 +207,7 @@ def bury_one(state: State, seat: int, kind: str, from_docks: bool, N: Narration)
     pool = state["harbours"][p["harbour"]]["docks"]["crew"] if from_docks else p["hand"]
     pool[kind] -= 1
     state["pirate_pile"].append(kind)
-    # The public line names how many, never which (§3.16); burials of one seat from one place in a row (a
+    # The public line names how many, never which (docs/games/buccaneer.md#who-sees-crew-changing-hands); burials of one seat from one place in a row (a
     # forced run) are one line.
     cards = [kind]
     if N.burial is not None and N.burial[:2] == (seat, from_docks):

@@ -1,4 +1,4 @@
-"""Fights at sea (spec §3.6, seed law 12): reveal, result, spoils, the surplus return, the loser's free move
+"""Fights at sea (docs/games/buccaneer.md#fights): reveal, result, spoils, the surplus return, the loser's free move
 and the intercepted winner's alongside facing."""
 
 from __future__ import annotations

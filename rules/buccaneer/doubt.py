@@ -1,4 +1,5 @@
-"""Whether an AI challenges a long move (seed laws 16, 16B): evidence weighed against the forfeit it risks.
+"""Whether an AI challenges a long move (docs/games/buccaneer.md#honour-and-the-challenge-window): evidence weighed against
+the forfeit it risks.
 
 The challenger sees only its own view: the mover's hand size when it confirmed (``n0``), the distance sailed
 (``k``), its own hand, and the crew lying face up in every Docks and on Flat Island. Every other card of the
@@ -84,7 +85,8 @@ def bluff_chance(view: dict[str, Any]) -> float:
 
 
 def forfeit_cost(view: dict[str, Any], seat: int) -> int:
-    """What a wrong challenge would cost this seat, in crew points: its cheapest forfeit (spec §3.14)."""
+    """What a wrong challenge would cost this seat, in crew points: its cheapest forfeit
+    (docs/games/buccaneer.md#honour-and-the-challenge-window)."""
     hand = view["you"]["hand"]
     options = [max(CREW_VALUE[k] for k in CREW if hand[k])] if any(hand.values()) else []
     options += [TREASURE_WEIGHT * TREASURE_VALUE[t] for t in view["players"][seat]["ship"]["hold"]]

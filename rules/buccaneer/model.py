@@ -1,4 +1,4 @@
-"""Pieces, values and the small state helpers every Buccaneer module shares (spec §0, §2.2)."""
+"""Pieces, values and the small state helpers every Buccaneer module shares (docs/games/buccaneer.md#pieces)."""
 
 from __future__ import annotations
 
@@ -51,6 +51,46 @@ CHANCE_TITLES: dict[int, str] = {
     27: "Treasure or crew",
     28: "Recruits",
 }
+
+#: what each chance card does (docs/games/buccaneer.md), by number; the keepers' effects are what trading reads
+CHANCE_EFFECTS: dict[int, str] = {
+    1: "blown five squares out from the island; storm bonus (crew value 3 or less: take 4 crew)",
+    2: "name a player: they give you 3 crew from hand or home Docks, their choice",
+    3: "blown to Mud Bay; storm bonus",
+    4: "blown to Cliff Creek; storm bonus",
+    5: "blown into your home port (you may win at once); storm bonus",
+    6: "blown to the nearest harbour the way you face; storm bonus",
+    7: "one treasure or two crew wash aboard the nearest ship",
+    8: "one treasure or two crew wash onto Flat Island",
+    9: "your best treasure aboard, else your best crew card, goes to Flat Island",
+    10: "your best crew card deserts to Pirate Island",
+    11: "take treasure up to 5, or 2 crew",
+    12: "take treasure up to 4, or 2 crew",
+    13: "take treasure up to 5, or 2 crew",
+    14: "take treasure up to 7, or 3 crew",
+    15: "take 2 crew",
+    16: "take treasure up to 7, then cut your crew value to 10",
+    17: "take treasure up to 6, then cut your crew value to 11",
+    18: "take treasure up to 4; with crew value 7 or less, also take 2 crew",
+    19: "your whole hand goes under Pirate Island; draw as many back from the top",
+    20: "swap 2 random crew with the nearest ship on the coast; with none, bury 2",
+    21: "kept: sell him at a port for crew worth up to 5, or buy him back for one treasure",
+    22: "everyone with more than 7 crew (hand and home Docks) buries the surplus",
+    23: "kept: worth 4 when buying at a port",
+    24: "kept: worth 5 when buying at a port",
+    25: "kept: land at Anchor Bay for treasure up to 7 (once a game); otherwise worth 3 when buying",
+    26: "kept: land at Anchor Bay for treasure up to 7 (once a game); otherwise worth 3 when buying",
+    27: "take treasure up to 5, or 3 crew",
+    28: "take 2 crew",
+}
+KEEPER_TITLE = {"longjohn": "Long John Silver", "doubloons": "Doubloons", "pieces": "Pieces of Eight", "chart": "Kidd's Chart"}
+KEEPER_EFFECT = {"longjohn": CHANCE_EFFECTS[21], "doubloons": CHANCE_EFFECTS[23], "pieces": CHANCE_EFFECTS[24]}
+KEEPER_EFFECT["chart"] = CHANCE_EFFECTS[25]
+
+
+
+def chance_title(n: int) -> str:
+    return CHANCE_TITLES.get(n, f"card {n}")
 
 
 def empty_crew() -> dict[str, int]:
@@ -120,6 +160,10 @@ def has_keeper(cards: list[int], keeper: str) -> int | None:
 
 
 # -- players, ships, harbours ---------------------------------------------------------------------------
+def top(state: State) -> dict[str, Any] | None:
+    return state["stack"][-1] if state["stack"] else None
+
+
 def player(state: State, seat: int) -> dict[str, Any]:
     return state["players"][seat]
 

@@ -1,4 +1,4 @@
-"""Sailing (spec §3.4, §3.5, §3.7): move starters, the revisable plan, walking the line with interceptions,
+"""Sailing (docs/games/buccaneer.md#turns-and-moves): move starters, the revisable plan, walking the line with interceptions,
 and the loser's free move."""
 
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.buccaneer import board
+from rules.buccaneer.combat import start_combat
 from rules.buccaneer.model import Narration, count, is_derelict, order_after, sailing, seat_of_ship, ships_at, who
 from rules.core import IllegalAction, State
 
@@ -126,7 +127,7 @@ def plan_step(state: State, seat: int, plan: dict[str, Any] | None, action: str)
 
 
 def explain_go(state: State, seat: int, plan: dict[str, Any], action: str, free: bool) -> IllegalAction:
-    """The precise refusal of an illegal ``go`` (spec §3.17 codes)."""
+    """The precise refusal of an illegal ``go``, with its code (docs/games/buccaneer.md#the-action-language)."""
     words = action.split()
     if len(words) < 2 or not words[1].isdigit():
         return IllegalAction("bad_syntax", "Write the distance as a number, e.g. `go 3`.")
@@ -194,7 +195,8 @@ def describe_end(state: State, seat: int, end: str, facing: str | None, target: 
 
 
 def confirm_turn_move(state: State, seat: int, N: Narration) -> None:
-    """Execute the confirmed plan of the active seat: push the walk and its continuations (§3.5)."""
+    """Execute the confirmed plan of the active seat: push the walk and its continuations
+    (docs/games/buccaneer.md#interceptions)."""
     turn = state["turn"]
     plan = turn["plan"]
     p = state["players"][seat]
@@ -237,7 +239,8 @@ def confirm_turn_move(state: State, seat: int, N: Narration) -> None:
 
 
 def run_walk(state: State, frame: dict[str, Any], N: Narration) -> None:
-    """Walk the line square by square; every non-derelict ship passed may intercept (§3.5)."""
+    """Walk the line square by square; every non-derelict ship passed may intercept
+    (docs/games/buccaneer.md#interceptions)."""
     seat = frame["seat"]
     path = board.RAYS[frame["from"]][frame["dir"]]
     while frame["i"] < frame["k"]:
@@ -261,8 +264,6 @@ def run_walk(state: State, frame: dict[str, Any], N: Narration) -> None:
     record_move(state, seat, "sail", frame["from"], end, frame["dir"], frame["k"], False, record["n0"])
     N.add(f"{who(state, seat)} sailed {frame['k']} {frame['dir'].upper()} from {_where(frame['from'])} {text}")
     if target is not None:
-        from rules.buccaneer.combat import start_combat
-
         start_combat(state, attacker=seat, attacked=target, mover=seat, square=end, intercepted=False, N=N)
 
 
@@ -271,7 +272,7 @@ def _where(at: str) -> str:
 
 
 def intercepted(state: State, interceptor: int, frame: dict[str, Any], N: Narration) -> None:
-    """The passed ship attacks: the mover stops on the square and the fight starts (seed law 12)."""
+    """The passed ship attacks: the mover stops on the square and the fight starts (docs/games/buccaneer.md#interceptions)."""
     seat = frame["seat"]
     q = board.RAYS[frame["from"]][frame["dir"]][frame["i"] - 1]
     place(state, seat, q, frame["dir"])
@@ -279,8 +280,6 @@ def intercepted(state: State, interceptor: int, frame: dict[str, Any], N: Narrat
     record["k_travelled"] = frame["i"]
     record_move(state, seat, "sail", frame["from"], q, frame["dir"], frame["i"], False, record["n0"])
     N.add(f"{who(state, interceptor)} stops {who(state, seat)} at {q.upper()}")
-    from rules.buccaneer.combat import start_combat
-
     start_combat(state, attacker=interceptor, attacked=seat, mover=seat, square=q, intercepted=True, N=N)
 
 

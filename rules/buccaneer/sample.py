@@ -23,10 +23,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from rules.buccaneer import movement
+from rules.buccaneer.model import CREW, CREW_PER_KIND, CREW_VALUE, KEEPER_CARDS, empty_crew, sailing
 from rules.core import State, clone
-
-from . import movement
-from .model import CREW, CREW_PER_KIND, CREW_VALUE, KEEPER_CARDS, empty_crew, sailing
 
 KEEPER_CARDS_ALL = frozenset(num for nums in KEEPER_CARDS.values() for num in nums)
 

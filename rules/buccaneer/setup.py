@@ -1,4 +1,4 @@
-"""Setting up a game in the exact order of spec §2.5: ports, turn order, piles, port stock, hands."""
+"""The steps of setting up a game, in their exact order (docs/games/buccaneer.md#setup): ports, turn order, piles, port stock, hands."""
 
 from __future__ import annotations
 
@@ -8,61 +8,9 @@ from rules.buccaneer.model import (
     CREW_PER_KIND,
     CREW_VALUE,
     TREASURE,
-    TREASURE_PER_KIND,
     TREASURE_VALUE,
-    empty_crew,
-    empty_treasure,
 )
 from rules.core import State, rng
-
-
-def new_state(players: int, options: dict[str, str], seed: str) -> State:
-    state: State = {
-        "options": dict(options),
-        "seed": seed,
-        "rng_n": 0,
-        "phase": "choose_ports",
-        "players": [
-            {
-                "name": f"Seat {i + 1}",
-                "harbour": None,
-                "hand": empty_crew(),
-                "keepers": [],
-                "ship": {"at": None, "facing": None, "hold": []},
-            }
-            for i in range(players)
-        ],
-        "order": [],
-        "round": 0,
-        "turn_index": 0,
-        "harbours": {
-            hid: {
-                "owner": None,
-                "docks": {"crew": empty_crew(), "treasure": empty_treasure(), "cards": []},
-                "safety": empty_treasure(),
-            }
-            for hid in board.HARBOUR_IDS
-        },
-        "treasure_island": dict.fromkeys(TREASURE, TREASURE_PER_KIND),
-        "chance_pile": [],
-        "pirate_pile": [],
-        "flat": {"crew": empty_crew(), "treasure": empty_treasure()},
-        "kidd_landed": False,
-        "removed": [],
-        "stack": [],
-        "turn": None,
-        "challenge": None,
-        "combat": None,
-        "last": {"move": None, "chance": None, "combat": None, "challenge": None},
-        "outcome": None,
-    }
-    if options["ports"] == "random":
-        free = list(board.HARBOUR_IDS)
-        rng(state).shuffle(free)
-        for seat in range(players):
-            take_port(state, seat, free[seat])
-        start_play(state)
-    return state
 
 
 def take_port(state: State, seat: int, harbour: str) -> None:
@@ -83,7 +31,7 @@ def free_ports(state: State) -> list[str]:
 
 
 def start_play(state: State) -> None:
-    """Steps 3–9 of §2.5, once every seat has a home port."""
+    """The rest of the setup (docs/games/buccaneer.md#setup), once every seat has a home port."""
     dealer_home = state["players"][0]["harbour"]
     ids = list(board.HARBOUR_IDS)
     i = ids.index(dealer_home)
@@ -129,7 +77,8 @@ def new_turn(seat: int) -> dict:
 
 
 def stock_pieces(stock: dict[str, int], need: int) -> list[str]:
-    """Pieces worth exactly ``need``, the largest first value that still allows an exact fill (§2.5 step 8).
+    """Pieces worth exactly ``need``, the largest first value that still allows an exact fill
+    (docs/games/buccaneer.md#stocking-the-trade-ports-to-exactly-8).
     A 5-piece is whichever of diamond and ruby has more left; a tie goes to diamond."""
     left = dict(stock)
 

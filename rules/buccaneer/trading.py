@@ -1,4 +1,4 @@
-"""Windows of a turn (spec §3.3, §3.10–§3.12): trading at other ports with a basket, the home port and its
+"""Windows of a turn (docs/games/buccaneer.md#ports-home-flat-island): trading at other ports with a basket, the home port and its
 Safety Zone, Flat Island and Kidd's Chart at Anchor Bay."""
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def docks_have(docks: dict[str, Any], item: str) -> int:
 
 
 def basket_status(state: State, seat: int) -> dict[str, Any]:
-    """The running values of the basket and the status line of §3.10, first match wins."""
+    """The running values of the basket and its status line, first match wins (docs/games/buccaneer.md#trading)."""
     basket = state["turn"]["basket"]
     give, get = basket["give"], basket["get"]
     plain = sum((CREW_VALUE.get(i) or TREASURE_VALUE.get(i, 0)) * n for i, n in give.items() if i not in KEEPERS)
@@ -266,7 +266,7 @@ def land_chart(state: State, seat: int, N: Narration) -> None:
 
 
 def window_actions(state: State, seat: int) -> list[str]:
-    """Every window action open to the active seat where its ship lies (§3.3); only basket steps while the
+    """Every window action open to the active seat where its ship lies (docs/games/buccaneer.md#ports-home-flat-island); only basket steps while the
     basket holds something."""
     p = state["players"][seat]
     at = p["ship"]["at"]

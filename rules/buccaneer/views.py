@@ -1,12 +1,16 @@
-"""What each seat may see (spec §4): the public view and a seat's own additions."""
+"""What each Buccaneer seat may see (docs/games/buccaneer.md#hidden-information): the public view and a seat's own additions; and the table's words
+from a view: what a seat owes, its name (its home port) and its private summary."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rules.buccaneer import board, engine, movement, trading
+from rules.buccaneer import board, movement, trading
 from rules.buccaneer.model import (
     CHANCE_TITLES,
+    KEEPER_EFFECT,
+    KEEPER_TITLE,
+    chance_title,
     colour_totals,
     count,
     fighting,
@@ -14,18 +18,20 @@ from rules.buccaneer.model import (
     is_derelict,
     keeper_names,
     sailing,
+    top,
     treasure_value,
 )
+from rules.buccaneer.moves import to_act
 from rules.core import State
 
 
 def _awaiting(state: State) -> dict[str, Any]:
-    seats = engine.to_act(state)
+    seats = to_act(state)
     if state["phase"] == "over":
         return {"kind": "over", "seats": [], "info": {}}
     if state["phase"] == "choose_ports":
         return {"kind": "PORT_CHOICE", "seats": seats, "info": {}}
-    frame = engine.top(state)
+    frame = top(state)
     if frame is None:
         return {"kind": "TURN", "seats": seats, "info": {"stage": state["turn"]["stage"]}}
     info: dict[str, Any] = {}
@@ -52,7 +58,7 @@ def _awaiting(state: State) -> dict[str, Any]:
 def public_view(state: State) -> dict[str, Any]:
     turn = state["turn"]
     stage = "over" if state["phase"] == "over" else (turn["stage"] if turn else "choose_ports")
-    frame = engine.top(state) if state["phase"] == "play" else None
+    frame = top(state) if state["phase"] == "play" else None
     players = []
     for seat, p in enumerate(state["players"]):
         h = p["harbour"]
@@ -108,7 +114,7 @@ def public_view(state: State) -> dict[str, Any]:
         "round": state["round"],
         "order": list(state["order"]),
         "turn_seat": turn["seat"] if turn else None,
-        "to_act": engine.to_act(state),
+        "to_act": to_act(state),
         "awaiting": _awaiting(state),
         "players": players,
         "harbours": harbours,
@@ -147,12 +153,14 @@ def _public_frame(frame: dict[str, Any]) -> dict[str, Any]:
 
 
 def _public_record(record: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The move of this turn without S0, the mover's sailing strength when it set out (§3.14)."""
+    """The move of this turn without S0, the mover's sailing strength when it set out
+    (docs/games/buccaneer.md#honour-and-the-challenge-window)."""
     return None if record is None else {k: v for k, v in record.items() if k != "S0"}
 
 
 def _public_challenge(last: dict[str, Any] | None) -> dict[str, Any] | None:
-    """Who challenged whom and the verdict; the mover's strength S0 only the challenger learns (§3.14)."""
+    """Who challenged whom and the verdict; the mover's strength S0 only the challenger learns
+    (docs/games/buccaneer.md#honour-and-the-challenge-window)."""
     if not last:
         return None
     return {k: v for k, v in last.items() if k != "S0"}
@@ -183,7 +191,7 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
         at = p["ship"]["at"]
         if board.is_harbour(at) and at != p["harbour"]:
             you["basket"] = trading.basket_status(state, seat)
-    frame = engine.top(state) if state["phase"] == "play" else None
+    frame = top(state) if state["phase"] == "play" else None
     if frame and frame["kind"] == "FREE_MOVE" and frame["seat"] == seat and frame["plan"]:
         you["free_plan"] = dict(frame["plan"])
     fight = state.get("combat")
@@ -216,3 +224,65 @@ def seat_view(state: State, seat: int) -> dict[str, Any]:
         you["limit"] = movement.limit(state, seat, False) if not is_derelict(state, seat) else 1
     view["you"] = you
     return view
+
+
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    return public_view(state) if seat is None else seat_view(state, seat)
+
+
+# -- the table's voice -----------------------------------------------------------------------------------
+#: what a seat owes, by the frame it must answer (docs/games/buccaneer.md#every-decision-is-a-step-from-a-finite-list)
+_OWED = {
+    "INTERCEPT": "attack the passing ship or let it pass",
+    "SPOILS": "choose your spoils",
+    "GIVE": "hand over crew cards",
+    "PICK": "pick treasure from Treasure Island",
+    "PLACE": "choose the square your ship is blown to",
+    "PORT_TIE": "choose the harbour your ship is blown to",
+    "YELLOW_FEVER": "bury crew down to 7",
+    "LOSE": "choose what goes overboard",
+    "BURY": "bury crew cards",
+    "CHOICE": "choose treasure or crew",
+    "TARGET": "name the player who must give you crew",
+    "RETURN": "return treasure your ship cannot carry",
+    "ALONGSIDE": "point your ship",
+    "REPOINT": "point your ship",
+    "FREE_MOVE": "make your free move",
+    "FORFEIT": "pay the forfeit for your challenge",
+}
+
+
+def owed(view: dict[str, Any], seat: int) -> str:
+    awaiting = view.get("awaiting") or {}
+    kind = awaiting.get("kind")
+    if kind == "PORT_CHOICE":
+        return "choose your home port"
+    if kind == "TURN":
+        stage = (awaiting.get("info") or {}).get("stage")
+        if stage == "plan":
+            return "finish planning your move (direction, distance, facing, then confirm)"
+        if stage == "after":
+            return "trade where your ship lies, or end your turn"
+        return "sail, turn or stay (trading first where your ship lies)"
+    if kind == "CHOICE":
+        card = ((view.get("last") or {}).get("chance") or {}).get("card")
+        return f"choose treasure or crew ({chance_title(card)})" if card else _OWED[kind]
+    return _OWED.get(str(kind), "take your turn")
+
+
+def seat_name(view: dict[str, Any], seat: int) -> str:
+    players = view.get("players") or []
+    if seat >= len(players) or not players[seat].get("harbour"):
+        return ""  # no name until a home port is chosen ("Seat 1" is the engine's placeholder, not a name)
+    return board.HARBOUR[players[seat]["harbour"]]["name"]
+
+
+def private_summary(view: dict[str, Any], seat: int) -> str:
+    you = view.get("you") or {}
+    if you.get("seat") != seat:
+        return ""
+    players = view.get("players") or []
+    keepers = players[seat].get("keepers", []) if seat < len(players) else []
+    # each kept chance card with what it does, so a player can read the cards they hold
+    held = [f"• {KEEPER_TITLE[k]}: {KEEPER_EFFECT[k]}" for k in dict.fromkeys(keepers) if k in KEEPER_TITLE]
+    return "\n".join([you.get("text", ""), *held])

@@ -1,7 +1,7 @@
-"""Cartagena: race six pirates through the tunnel onto the sloop (spec ``shared/specs/cartagena.md``)."""
+"""Cartagena: race six pirates through the tunnel onto the sloop (docs/games/cartagena.md)."""
 
 from __future__ import annotations
 
-from rules.cartagena.engine import GAME, Cartagena
+from rules.cartagena.game import GAME
 
-__all__ = ["GAME", "Cartagena"]
+__all__ = ["GAME"]

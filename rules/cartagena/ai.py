@@ -1,8 +1,9 @@
-"""Cartagena AI players (spec §7). They read only their own view and the legal actions.
+"""Cartagena AI players (docs/games/cartagena.md#the-ais): the ``easy`` and ``normal`` policies. They read only their own view and the
+legal actions.
 
 ``normal`` scores every legal move by its gain in position and cards and repeats until no move gains;
-``easy`` makes the longest forward move and ends its turn; ``random`` (fuzz tests only) picks uniformly.
-Both real levels are deterministic: ties go to the earlier legal action.
+``easy`` makes the longest forward move and ends its turn. Both are deterministic: ties go to the earlier legal
+action.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.cartagena.board import (
+    ACTIONS_PER_TURN,
     SLOOP,
     START,
     SYMBOLS,
@@ -21,8 +23,6 @@ from rules.cartagena.board import (
     positions_from_view,
 )
 
-LEVELS: tuple[str, ...] = ("easy", "normal", "random")
-ACTIONS_PER_TURN = 3
 SLOOP_SCORE = 42  # the sloop counts as 42 in the position score: boarding is worth a bonus of 5
 JAMAICA_CARD = 3.5  # a hidden card's worth, about the mean forward jump
 FULL_HAND = 10  # cards beyond the 10th are worth 1; no backward move while holding this many
@@ -31,21 +31,17 @@ REAR_BONUS = 1.0  # rear pirates make long jumps and are the ones left behind at
 STACK_PENALTY = 1.5  # per opponent pirate that gains a 2-pirate backward target: a gift of 2 cards
 
 
-def choose(view: dict[str, Any], seat: int, legal: list[str], level: str, rnd: random.Random) -> str:
-    """The action an AI of ``level`` takes, from ``seat``'s own view and the legal list."""
-    if level == "hard":
-        from rules import search
-        from rules.cartagena import GAME
-
-        return search.choose(GAME, view, seat, legal, rnd)
-    if level not in LEVELS:
-        raise ValueError(f"unknown AI level {level!r}; levels: {', '.join(LEVELS)}")
+def easy(view: dict[str, Any], seat: int, legal: list[str], rnd: random.Random) -> str:
+    """One action a turn: the longest forward jump, else the first backward move."""
     if len(legal) == 1:
         return legal[0]
-    if level == "random":
-        return legal[rnd.randrange(len(legal))]
-    if level == "easy":
-        return _easy(view, legal)
+    return _easy(view, legal)
+
+
+def normal(view: dict[str, Any], seat: int, legal: list[str], rnd: random.Random) -> str:
+    """The move that gains most in position and cards, until none gains; a way to board every pirate first."""
+    if len(legal) == 1:
+        return legal[0]
     return _normal(_Seen.of(view, seat), view, legal)
 
 
@@ -62,9 +58,8 @@ def _score(pos: int) -> int:
     return SLOOP_SCORE if pos == SLOOP else pos
 
 
-# -- easy ---------------------------------------------------------------------------------------------
+# -- easy --------------------------------------------------------------------------------------------------------------
 def _easy(view: dict[str, Any], legal: list[str]) -> str:
-    """One action a turn: the longest forward jump, else the first backward move."""
     if view["actions_taken"] and "end" in legal:
         return "end"
     occ = occupancy([positions_from_view(entry) for entry in view["pirates"].values()])
@@ -80,7 +75,7 @@ def _easy(view: dict[str, Any], legal: list[str]) -> str:
     return next((action for action in legal if action.startswith("back")), legal[0])
 
 
-# -- normal -------------------------------------------------------------------------------------------
+# -- normal ------------------------------------------------------------------------------------------------------------
 @dataclass
 class _Seen:
     """What the AI knows, decoded once per decision from its view."""

@@ -19,8 +19,13 @@ SECTION = 6
 MAX_PER_SPACE = 3
 PIRATES_PER_SEAT = 6
 CARDS_PER_SYMBOL = 17
+HAND_SIZE = 6
+ACTIONS_PER_TURN = 3
 
-#: the tournament passage of spec §2.2, space 1 first
+#: the seats' colours, in seat order
+SEAT_NAMES: tuple[str, ...] = ("Red", "Blue", "Yellow", "Green", "Purple")
+
+#: the fixed passage, space 1 first (docs/games/cartagena.md#the-passage)
 FIXED_PATH: tuple[str, ...] = tuple(
     BY_LETTER[letter.lower()] for letter in "SKBHDP DHPKSB PBSDHK HSKPBD KPDBSH BDHSKP" if letter != " "
 )
@@ -31,9 +36,13 @@ def position_name(pos: int) -> str:
     return "START" if pos == START else "SLOOP" if pos == SLOOP else str(pos)
 
 
+#: how an action's text names each position: ``start``, ``1`` … ``36``, ``sloop``
+POSITION_WORDS: tuple[str, ...] = tuple(position_name(pos).lower() for pos in range(SLOOP + 1))
+
+
 def position_word(pos: int) -> str:
     """How an action's text names a position: ``start``, ``sloop`` or the space number."""
-    return position_name(pos).lower()
+    return POSITION_WORDS[pos]
 
 
 def occupancy(pirates: list[list[int]]) -> list[int]:
@@ -48,7 +57,8 @@ def occupancy(pirates: list[list[int]]) -> list[int]:
 def forward_target(path: list[str], occ: list[int], start: int, symbol: str) -> int:
     """The first empty space after ``start`` showing ``symbol``; the sloop when there is none.
 
-    Matching spaces holding pirates of any colour (the mover's own included) are jumped (seed)."""
+    Matching spaces holding pirates of any colour (the mover's own included) are jumped
+    (docs/games/cartagena.md#forward-moves-jump-any-occupied-space)."""
     for pos in range(start + 1, SLOOP):
         if occ[pos] == 0 and path[pos - 1] == symbol:
             return pos

@@ -1,4 +1,4 @@
-"""Cards: the deck, drawing in both modes, reshuffles and Tortuga row refills (spec §3.5).
+"""Cards: the deck, drawing in both modes, reshuffles and Tortuga row refills (docs/games/cartagena.md#drawing, docs/games/cartagena.md#tortugas-row).
 
 Every function here changes a state the caller owns (a copy made by ``apply`` or a state being set up).
 Hands are counts per symbol, in symbol order; the stock and the row are lists whose first card is the next
@@ -30,7 +30,8 @@ def reshuffle(state: core.State) -> str:
 
 
 def refill_row(state: core.State) -> list[str]:
-    """Tortuga: lay out up to 12 new cards, reshuffling the discards when the stock runs out (seed).
+    """Tortuga: lay out up to 12 new cards, reshuffling the discards when the stock runs out
+    (docs/games/cartagena.md#tortugas-row).
 
     The ``reshuffle`` table option does not apply here: the seed always reshuffles for a new row."""
     lines: list[str] = []
@@ -49,7 +50,7 @@ def refill_row(state: core.State) -> list[str]:
 def draw(state: core.State, seat: int, count: int) -> tuple[list[str], list[str]]:
     """``seat`` draws up to ``count`` cards; returns (cards drawn, public event lines).
 
-    A draw may come up short when nothing is left to draw; that is not an error (spec §3.5)."""
+    A draw may come up short when nothing is left to draw; that is not an error (docs/games/cartagena.md#drawing)."""
     drawn: list[str] = []
     lines: list[str] = []
     hand = state["hands"][seat]
@@ -62,7 +63,7 @@ def draw(state: core.State, seat: int, count: int) -> tuple[list[str], list[str]
                 break
             card = state["row"].pop(0)
             if not state["row"]:
-                # the new row is laid out at once, so it is visible before the next draw (PROPOSED)
+                # the new row is laid out at once, so it is visible before the next draw (docs/games/cartagena.md#tortugas-row)
                 lines += refill_row(state)
         else:
             if not state["stock"] and state["options"]["reshuffle"] == "on" and state["discard"]:

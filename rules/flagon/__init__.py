@@ -1,7 +1,12 @@
-"""Flagon: The Dragon & Flagon pirate brawl on two ships (spec ../shared/specs/flagon.md)."""
+"""Flagon: The Dragon & Flagon pirate brawl on two ships (docs/games/flagon.md).
+
+Beyond the skeleton every game shares (docs/adding-a-game.md): ``cards`` (characters and cards as data), ``forces``
+(what happens to bodies and objects: damage, knockback, water, barrels, tables) and ``resolution`` (each card's
+reveal-time steps and effects).
+"""
 
 from __future__ import annotations
 
-from .game import GAME, Flagon
+from rules.flagon.game import GAME
 
-__all__ = ["GAME", "Flagon"]
+__all__ = ["GAME"]

@@ -1,4 +1,4 @@
-"""Flagon AI players (spec 7). They read only their own view and the legal list; randomness comes from ``rnd``.
+"""Flagon AI players (docs/games/flagon.md#the-ais). They read only their own view and the legal list; randomness comes from ``rnd``.
 
 - ``easy``: a uniformly random legal action.
 - ``normal``: plans by a short list of rules for the position it expects at reveal, and resolves every
@@ -11,11 +11,11 @@ import copy
 import random
 from typing import Any
 
-from . import actions
-from .board import CREWS, DIR_OF, VEC, Sq, add, dist, is_solid, near_water, ship_of, sign, solid, xy
-from .cards import DRAGON, card_time, deck
-from .flow import AI_DRAFT
-from .forces import Ctx
+from rules.flagon import resolution
+from rules.flagon.board import CREWS, DIR_OF, VEC, Sq, add, dist, is_solid, near_water, ship_of, sign, solid, xy
+from rules.flagon.cards import DRAGON, card_time, deck
+from rules.flagon.engine import AI_DRAFT, scores
+from rules.flagon.forces import Ctx
 
 View = dict[str, Any]
 
@@ -37,14 +37,14 @@ SAFE: dict[str, list[Sq]] = {
 }
 
 
-def choose(view: View, seat: int, legal: list[str], level: str, rnd: random.Random) -> str:
-    if level == "hard":
-        from rules import search
-        from rules.flagon import GAME
+def easy(view: View, seat: int, legal: list[str], rnd: random.Random) -> str:
+    """A uniformly random legal action."""
+    return legal[rnd.randrange(len(legal))]
 
-        return search.choose(GAME, view, seat, legal, rnd)
-    if level == "easy" or len(legal) == 1:
-        return legal[rnd.randrange(len(legal))]
+
+def normal(view: View, seat: int, legal: list[str], rnd: random.Random) -> str:
+    if len(legal) == 1:
+        return legal[rnd.randrange(1)]  # draws from ``rnd`` like every other choice, so the stream stays as it was
     step = view["step"]
     if step == "pick":
         for cid in AI_DRAFT:
@@ -117,15 +117,13 @@ def toward(a: Sq, b: Sq) -> str | None:
 # -- evaluation -----------------------------------------------------------------------------------------
 
 
-def evaluate(st: dict, crew: str) -> float:
-    from .flow import scores
-
-    sc = scores(st)
+def evaluate(state: dict, crew: str) -> float:
+    sc = scores(state)
     e = float(sc[crew]["total"] - max(s["total"] for k, s in sc.items() if k != crew))
-    ships = st.get("map") != "tavern"
-    opp_pos = [xy(c["pos"]) for c in st["chars"] if c["crew"] != crew and c["pos"] is not None]
-    holders = {o["held"]: o["kind"] for o in st["objects"] if o.get("held") is not None}
-    for c in st["chars"]:
+    ships = state.get("map") != "tavern"
+    opp_pos = [xy(c["pos"]) for c in state["chars"] if c["crew"] != crew and c["pos"] is not None]
+    holders = {o["held"]: o["kind"] for o in state["objects"] if o.get("held") is not None}
+    for c in state["chars"]:
         mine = c["crew"] == crew
         if c["pos"] is None:
             e += -3 if mine else 3
@@ -178,8 +176,8 @@ def replica(view: View) -> dict:
     }
 
 
-def _clone(st: dict) -> dict:
-    out = dict(st)
+def _clone(state: dict) -> dict:
+    out = dict(state)
     out["chars"] = [
         {
             **c,
@@ -188,10 +186,10 @@ def _clone(st: dict) -> dict:
             "duration": list(c["duration"]),
             "used": list(c["used"]),
         }
-        for c in st["chars"]
+        for c in state["chars"]
     ]
-    out["objects"] = [dict(o, sqs=list(o["sqs"])) if "sqs" in o else dict(o) for o in st["objects"]]
-    out["pending"] = copy.deepcopy(st["pending"])
+    out["objects"] = [dict(o, sqs=list(o["sqs"])) if "sqs" in o else dict(o) for o in state["objects"]]
+    out["pending"] = copy.deepcopy(state["pending"])
     out["victims"] = []
     out["owed"] = {}
     out["last"] = {"char": None, "card": None, "touched": [], "arrows": [], "splash": []}
@@ -204,12 +202,12 @@ def resolve(view: View, seat: int, legal: list[str]) -> str:
     i = base["pending"]["char"]
     best, best_score = legal[0], float("-inf")
     for action in legal[:MAX_TRIES]:
-        st = _clone(base)
+        state = _clone(base)
         ctx = Ctx()
         ctx.active = i
-        actions.choose(st, ctx, action)
-        score = evaluate(st, crew)
-        me = st["chars"][i]
+        resolution.choose(state, ctx, action)
+        score = evaluate(state, crew)
+        me = state["chars"][i]
         g = goal(view, me, crew) if me["pos"] is not None else None
         if g is not None and me["pos"] is not None:
             score -= 0.5 * max(0, dist(xy(me["pos"]), g) - (0 if _wants_square(view, me, crew) else 1))

@@ -1,4 +1,4 @@
-"""The two-ship board as data: terrain, coordinates, directions and the start layout (spec 2.1-2.3)."""
+"""The two-ship board as data: terrain, coordinates, directions and the start layout (docs/games/flagon.md#the-board)."""
 
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ def near_water(p: Sq) -> bool:
 
 
 def layout() -> list[dict]:
-    """The objects of the start layout, in id order (spec 2.2)."""
+    """The objects of the start layout, in id order (docs/games/flagon.md#the-board)."""
 
     def mirror(s: str) -> str:
         x, y = xy(s)
@@ -137,7 +137,7 @@ def layout() -> list[dict]:
     objs: list[dict] = []
     west_tables = [["C4", "D4", "C5", "D5"], ["F10", "F11"]]
     tables = west_tables + [[mirror(s) for s in t] for t in west_tables]
-    # table ids follow the spec: table1/table2 west, table3/table4 east
+    # table ids: table1/table2 west, table3/table4 east
     for i, sqs in enumerate(tables, 1):
         objs.append(
             {"id": f"table{i}", "kind": "table", "sqs": sorted(sqs, key=lambda s: rowmajor(xy(s))), "gone": False}
@@ -166,7 +166,7 @@ def layout() -> list[dict]:
     return objs
 
 
-# -- the tavern (spec Appendix B): an 11x11 floor walled all round, free for all ---------------------------
+# -- the tavern (docs/games/flagon.md#the-tavern): an 11x11 floor walled all round, free for all -----------------------
 
 TAVERN_FLOOR = frozenset((x, y) for x in range(11) for y in range(11))
 TAVERN_CENTRE: Sq = (5, 5)
@@ -191,27 +191,27 @@ def tavern_layout() -> list[dict]:
     return objs
 
 
-# -- map-aware helpers: every rule asks these instead of the ship constants ----------------------------------
+# -- map-aware helpers: every rule asks these instead of the ship constants --------------------------------------------
 
 SHIPS_SOLID = WEST_DECK | EAST_DECK | PLANKS
 
 
-def is_tavern(st: dict) -> bool:
-    return st.get("map") == "tavern"
+def is_tavern(state: dict) -> bool:
+    return state.get("map") == "tavern"
 
 
-def is_solid(st: dict, p: Sq) -> bool:
+def is_solid(state: dict, p: Sq) -> bool:
     """Floor terrain of the current map: ship decks and planks, or the whole tavern floor."""
-    return p in (TAVERN_FLOOR if st.get("map") == "tavern" else SHIPS_SOLID)
+    return p in (TAVERN_FLOOR if state.get("map") == "tavern" else SHIPS_SOLID)
 
 
-def in_map(st: dict, p: Sq) -> bool:
-    return (0 <= p[0] < 11 and 0 <= p[1] < 11) if is_tavern(st) else in_grid(p)
+def in_map(state: dict, p: Sq) -> bool:
+    return (0 <= p[0] < 11 and 0 <= p[1] < 11) if is_tavern(state) else in_grid(p)
 
 
-def centre_of(st: dict) -> Sq:
-    return TAVERN_CENTRE if is_tavern(st) else CENTRE
+def centre_of(state: dict) -> Sq:
+    return TAVERN_CENTRE if is_tavern(state) else CENTRE
 
 
-def rigging_of(st: dict) -> tuple[str, ...]:
-    return TAVERN_RIGGING if is_tavern(st) else RIGGING
+def rigging_of(state: dict) -> tuple[str, ...]:
+    return TAVERN_RIGGING if is_tavern(state) else RIGGING

@@ -1,4 +1,4 @@
-"""Characters and cards as data (spec 2.5): names, times, deck order and one-line texts for pickers."""
+"""Characters and cards as data (docs/games/flagon.md#characters-and-cards): names, times, deck order and one-line texts for pickers."""
 
 from __future__ import annotations
 

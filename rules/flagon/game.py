@@ -1,4 +1,5 @@
-"""The Flagon engine: the ``rules.core.Game`` contract over the board, cards and time loop."""
+"""The Flagon game object: what a table shows of the game (title, options, the ``/rules`` text, the cards) and
+the ``rules.core.Game`` contract over the modules of this package (docs/games/flagon.md)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,9 @@ import random
 import re
 from typing import Any
 
-from rules.core import Event, Game, GameInfo, IllegalAction, Option, Outcome, State, clone, normalize_text
-
-from . import flow
-from .board import SHIP_NAME
-from .cards import CARD, CHAR_NAME, TAG, card_name
-from .forces import Ctx
+from rules.core import Action, Event, Game, GameInfo, IllegalAction, Option, Outcome, State
+from rules.flagon import actions, ai, engine, evaluate, moves, sample, views
+from rules.flagon.cards import CARD
 
 RULES = """**Flagon: pirate brawl on two ships** (2–8 players, two crews: Gulls west, Krakens east)
 
@@ -69,213 +67,63 @@ class Flagon(Game):
         cards=tuple((f"{name} ({time})", text) for name, time, text in CARD.values()),
     )
     version = 1
+    search_horizon = evaluate.HORIZON
+    policies = {"easy": ai.easy, "normal": ai.normal}
 
+    # -- the state -----------------------------------------------------------------------------------
     def new(self, players: int, options: dict[str, str] | None, seed: str) -> State:
         self.check_players(players)
         opts = self.resolve_options(options)
-        return flow.new_state(players, opts, str(seed))
+        return engine.new_state(players, opts, str(seed))
 
     def to_act(self, state: State) -> list[int]:
-        return flow.to_act(state)
+        return moves.to_act(state)
 
     def legal_actions(self, state: State, seat: int) -> list[str]:
-        return flow.options(state, seat)
+        return moves.legal_actions(state, seat)
 
-    def parse(self, text: str) -> str:
-        action = normalize_text(text)
-        if not action:
-            raise IllegalAction("bad_syntax", "Type an action, for example `plan monk step`, `to H5` or `skip`.")
-        return re.sub(r"\b([a-o])(\d{1,2})\b", lambda m: m.group(1).upper() + m.group(2), action)
+    def _apply(self, state: State, seat: int, action: str) -> tuple[State, list[Event]]:
+        return engine.apply(state, seat, action)
 
-    def apply(self, state: State, seat: int, action: str) -> tuple[State, list[Event]]:
-        if state["phase"] == "over":
-            raise IllegalAction("game_over", "The brawl is over: the Navy has arrived.")
-        waiting = flow.to_act(state)
-        if seat not in waiting:
-            names = ", ".join(f"seat {s + 1}" for s in waiting)
-            raise IllegalAction("not_your_turn", f"It is not your decision now; waiting for {names}.")
-        text = self.parse(action)
-        legal = flow.options(state, seat)
-        if text not in legal:
-            if not re.fullmatch(r"[a-z-]+( [a-zA-Z0-9-]+){0,2}", text):
-                raise IllegalAction(
-                    "bad_syntax", f"'{action}' is not an action. Choose one of: {', '.join(legal[:12])}."
-                )
-            raise flow.illegal(state, seat, text, legal)
-        st = clone(state)
-        ctx = Ctx(st)
-        flow.act(st, ctx, seat, text)
-        return st, ctx.events
+    def refuse(self, state: State, seat: int, action: str) -> IllegalAction:
+        if not re.fullmatch(r"[a-z-]+( [a-zA-Z0-9-]+){0,2}", actions.parse(action)):
+            legal = moves.legal_actions(state, seat)
+            return IllegalAction("bad_syntax", f"'{action}' is not an action. Choose one of: {', '.join(legal[:12])}.")
+        return super().refuse(state, seat, action)
 
-    # -- views --------------------------------------------------------------------------------------------
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        my_crews = set()
-        if seat is not None:
-            my_crews = {c["crew"] for c in state["chars"] if c["seat"] == seat}
-            my_crews |= {crew for crew, seats in state["crews"].items() if seat in seats}
-        chars = []
-        for c in state["chars"]:
-            row = {
-                k: c[k]
-                for k in (
-                    "idx",
-                    "id",
-                    "crew",
-                    "seat",
-                    "pos",
-                    "facing",
-                    "rep",
-                    "time",
-                    "duration",
-                    "held",
-                    "dragon",
-                    "dazed",
-                    "spoiled",
-                    "waiting",
-                )
-            }
-            row["duration"] = list(c["duration"])
-            row["name"] = CHAR_NAME.get(c["id"] or "", "")
-            row["tag"] = TAG.get(c["id"] or "", "?")
-            row["queued"] = len(c["queue"])
-            row["owed"] = state["owed"].get(str(c["idx"]), 0)
-            row["used"] = list(c["used"])
-            if seat is not None and c["seat"] == seat:
-                row["hand"] = list(c["hand"])
-            if seat is not None and c["crew"] in my_crews:
-                row["queue"] = list(c["queue"])
-            chars.append(row)
-        pend = state["pending"]
-        pending = None
-        if pend is not None:
-            pending = {k: v for k, v in pend.items() if k != "data"}
-            if pend.get("data", {}).get("target") is not None:
-                pending["target"] = pend["data"]["target"]
-            if pend.get("data", {}).get("parried"):
-                # who parried the card being resolved was narrated; a sampler needs it to rebuild the state
-                pending["parried"] = list(pend["data"]["parried"])
-        return {
-            "game": "flagon",
-            "seat": seat,
-            "players": state["players"],
-            "phase": state["phase"],
-            "step": pend["step"] if pend else state["phase"],
-            "to_act": flow.to_act(state),
-            "T": state["T"],
-            "end_spaces": list(state["end_spaces"]),
-            "end_revealed": dict(state["end_revealed"]),
-            "map": state.get("map", "ships"),
-            "crews": {
-                crew: {"name": flow.crew_label(state, crew), "ship": SHIP_NAME.get(crew, ""), "seats": list(seats)}
-                for crew, seats in state["crews"].items()
-            },
-            "chars": chars,
-            "objects": clone(state["objects"]),
-            "pending": pending,
-            "last": clone(state["last"]),
-            "scores": flow.scores(state),
-            # characters knocked overboard by the card being resolved (public), who replan once it ends
-            "victims": list(state["victims"]),
-            "result": clone(state["result"]),
-        }
+    def seat_count(self, state: State) -> int:
+        return state["players"]
 
     def outcome(self, state: State) -> Outcome | None:
-        if state["phase"] != "over":
-            return None
-        r = state["result"]
-        totals = {crew: r["scores"][crew]["total"] for crew in r["scores"]}
-        seat_crew = {s: crew for crew, seats in state["crews"].items() for s in seats}
-        scores = tuple(float(totals[seat_crew[s]]) for s in range(state["players"]))
-        ranking = tuple(sorted(range(state["players"]), key=lambda s: (-scores[s], s)))
-        # ratings: each crew is a side, the winning crews first, then by total (and chests on the ships, the
-        # result's own tie-break), still equal is a tie; in the tavern every seat is its own crew, so that
-        # free-for-all is ranked seat by seat
-        crews = sorted(c for c in state["crews"] if state["crews"][c])
-        teams = tuple(tuple(state["crews"][c]) for c in crews)
-        tavern = state.get("map") == "tavern"
-        key = {
-            c: (not set(teams[i]) & set(r["winners"]), -totals[c], 0 if tavern else -r["scores"][c]["chests"])
-            for i, c in enumerate(crews)
-        }
-        places = tuple(1 + sum(k < key[c] for k in key.values()) for c in crews)
-        return Outcome(
-            winners=tuple(r["winners"]), reason="navy", scores=scores, ranking=ranking, teams=teams, places=places
-        )
+        return engine.outcome(state)
 
-    # -- the table's voice -------------------------------------------------------------------------------
+    # -- what a seat sees and reads ------------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return views.view(state, seat)
+
+    def private_summary(self, view: dict[str, Any], seat: int) -> str:
+        return views.private_summary(view, seat)
+
     def owed(self, view: dict[str, Any], seat: int) -> str:
-        phase = view.get("phase")
-        if phase in ("plan", "replan"):
-            return "plan your cards in secret"
-        pend = view.get("pending") or {}
-        chars = view.get("chars") or []
-        slot = pend.get("char", pend.get("slot"))
-        who = chars[slot]["name"] if isinstance(slot, int) and slot < len(chars) and chars[slot]["name"] else ""
-        step = pend.get("step")
-        if step == "pick":
-            crew = (view.get("crews") or {}).get(chars[slot]["crew"], {}).get("name", "") if who == "" else ""
-            return f"pick a character{f' for the {crew}' if crew else ''}"
-        if step == "start":
-            return f"choose where the {who} starts"
-        if step == "enter":
-            return f"choose where the {who} climbs back aboard"
-        if pend.get("card"):
-            return f"play out the {who}'s {card_name(pend['card'])}"
-        if step == "face":
-            return f"choose which way the {who} faces"
-        return f"act for the {who}" if who else "take your turn"
+        return views.owed(view, seat)
 
     def seat_name(self, view: dict[str, Any], seat: int) -> str:
-        """The seat's characters: during secret planning only those still owing a card (spec §4's "waiting for:
-        Ana (Monk)"), while a character acts that one if it is the seat's; before the draft, its crew."""
-        mine = [c for c in view.get("chars") or [] if c.get("seat") == seat]
-        picked = [c for c in mine if c.get("name")]
-        if not picked:
-            crews = view.get("crews") or {}
-            names = [crews[c["crew"]]["name"] for c in mine if c["crew"] in crews]
-            return names[0] if names and view.get("map", "ships") == "ships" else ""
-        if view.get("phase") in ("plan", "replan"):
-            owing = [c for c in picked if c.get("owed")]
-            if owing:
-                picked = owing
-        else:
-            pend = view.get("pending") or {}
-            acting = [c for c in picked if c.get("idx") == pend.get("char")]
-            if acting:
-                picked = acting
-        return " & ".join(c["name"] for c in picked)
+        return views.seat_name(view, seat)
 
-    def describe(self, view: dict[str, Any], action: str) -> str:
-        words = action.split()
-        if words[0] == "plan" and len(words) == 3 and words[2] in CARD:
-            name, time, text = CARD[words[2]]
-            return f"{name} (time {time}): {text}"[:100]
-        pend = view.get("pending") or {}
-        if pend.get("card") in CARD and words[0] in ("to", "at", "aim", "shove", "skip", "face", "take"):
-            name, time, text = CARD[pend["card"]]
-            return f"{name}: {text}"[:100]
-        return ""
+    # -- action text ---------------------------------------------------------------------------------
+    def parse(self, text: str) -> Action:
+        return actions.parse(text)
 
-    # -- helpers for hosts and AIs ------------------------------------------------------------------------
-    def label(self, view: dict[str, Any], action: str) -> str:
-        words = action.split()
-        if words[0] == "plan" and len(words) == 3 and words[2] in CARD:
-            name, time, text = CARD[words[2]]
-            return f"{name} ({time}): {text}"
-        if words[0] == "pick" and len(words) == 2:
-            return CHAR_NAME.get(words[1], action)
-        pend = view.get("pending") or {}
-        if pend.get("card") and words[0] in ("to", "at", "aim", "shove", "skip"):
-            return f"{card_name(pend['card'])}: {action}"
-        return action
+    def label(self, view: dict[str, Any], action: Action) -> str:
+        return actions.label(view, action)
 
-    def group(self, view: dict[str, Any], action: str) -> str:
-        words = action.split()
-        if words[0] == "to" and len(words) == 2:
-            # Dash and Shadow Dash can offer more than a menu holds: one menu per row
-            return f"to row {words[1][1:]}"
-        return words[0]
+    def group(self, view: dict[str, Any], action: Action) -> str:
+        return actions.group(view, action)
 
+    def describe(self, view: dict[str, Any], action: Action) -> str:
+        return actions.describe(view, action)
+
+    # -- the host's helpers --------------------------------------------------------------------------
     def undoable(self, before: State, seat: int, action: str) -> bool:
         if before["phase"] != "act" or not (before["pending"] or {}).get("card"):
             return False
@@ -290,30 +138,17 @@ class Flagon(Game):
         )
 
     def timeout_action(self, state: State, seat: int) -> str:
-        """Spec 3.8: the first legal option (plan the first card in hand, stay, keep facing, skip)."""
+        """docs/games/flagon.md#time-out-default: the first legal option (plan the first card in hand, stay, keep facing, skip)."""
         return self.legal_actions(state, seat)[0]
 
-    def ai_choose(self, view: dict[str, Any], seat: int, legal: list[str], level: str, rnd: random.Random) -> str:
-        from . import ai
-
-        return ai.choose(view, seat, legal, level, rnd)
-
+    # -- the hard AI ---------------------------------------------------------------------------------
     def sample(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
-        from .sample import sample
+        return sample.sample(view, seat, rng)
 
-        return sample(view, seat, rng)
+    def evaluate(self, state: State, seat: int) -> float:
+        return evaluate.win_chance(state, seat)
 
-    def private_summary(self, view: dict[str, Any], seat: int) -> str:
-        lines = []
-        for char in view["chars"]:
-            if char.get("seat") != seat or "hand" not in char or not char.get("name"):
-                continue  # not this seat's, or not yet drafted (no name, no cards)
-            planned = ", ".join(card_name(c) for c in char.get("queue") or []) or "nothing"
-            lines.append(f"**{char['name']}** — planned: {planned}. Hand:")
-            # each card with what it does, so the hand can be read without the rules
-            lines.extend(f"• {CARD[c][0]} ({CARD[c][1]}): {CARD[c][2]}" for c in char["hand"] if c in CARD)
-        return "\n".join(lines)
-
+    # -- tests ---------------------------------------------------------------------------------------
     def secrets(self, state: State) -> list[str]:
         out = ['"hand":', '"queue":', '"navy":', '"seed":', '"rng_n":']
         for c in state["chars"]:

@@ -16,9 +16,8 @@ import random
 from typing import Any
 
 from rules.core import State, clone
-
-from .cards import deck
-from .flow import LENGTHS
+from rules.flagon.cards import deck
+from rules.flagon.engine import LENGTHS
 
 CHAR_KEYS = (
     "idx",

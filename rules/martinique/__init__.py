@@ -1,9 +1,8 @@
-"""Martinique: two crews comb an island for souvenirs and the coordinates of the Lost Treasure."""
+"""Martinique: two crews comb an island for souvenirs and the coordinates of the Lost Treasure
+(docs/games/martinique.md)."""
 
 from __future__ import annotations
 
-from rules.martinique.game import Martinique
+from rules.martinique.game import GAME
 
-GAME = Martinique()
-
-__all__ = ["GAME", "Martinique"]
+__all__ = ["GAME"]

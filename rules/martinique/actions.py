@@ -1,8 +1,11 @@
-"""Canonical action text: parsing what a person types into the one form the engine, the log and the AI share."""
+"""Martinique's action text: parsing what a person types into the one form the engine, the log and the AI share,
+and the words a picker shows for an action (``label``, ``group``)."""
 
 from __future__ import annotations
 
-from rules.core import IllegalAction, normalize_text
+from typing import Any
+
+from rules.core import Action, IllegalAction, normalize_text
 from rules.martinique.board import INDEX, MAP_TILES
 from rules.martinique.tiles import CHESTS, TYPE_POS, TYPES
 
@@ -59,3 +62,41 @@ def parse(text: str) -> str:
             )
         return f"claim {chest} joker " + " ".join(sorted(args[2:], key=TYPE_POS.__getitem__))
     raise IllegalAction("bad_syntax", f"'{text}' is not a Martinique action: {EXAMPLES}.")
+
+
+def label(view: dict[str, Any], action: Action) -> str:
+    words = action.split()
+    squares = view.get("squares", {})
+    if words[0] == "place":
+        return f"place on {words[1]} ({_tile_word(squares[words[1]]['tile'])})"
+    if words[0] == "move":
+        end = squares[words[2]]
+        if end["hook"]:
+            landing = "The Hook → pub"
+        elif end["tile"] is None:
+            landing = "bare sand → pub"
+        else:
+            landing = f"stays on {_tile_word(end['tile'])}"
+        passing = f", passes {', '.join(words[4:])}" if len(words) > 3 else ""
+        return f"{words[1]} → {words[2]}: take {_tile_word(squares[words[1]]['tile'])}, {landing}{passing}"
+    if words[0] == "dig":
+        cands = (view.get("private") or {}).get("candidates")
+        if cands is not None and words[1] in cands:
+            return f"dig {words[1]} (possible treasure)"
+    return action
+
+def group(view: dict[str, Any], action: Action) -> str:
+    words = action.split()
+    if words[0] == "move":
+        return f"move {words[1]}"
+    if words[0] == "dig":
+        return f"dig {words[1][0]}"
+    return words[0]
+
+
+def _tile_word(tile: dict[str, Any] | None) -> str:
+    if tile is None:
+        return "nothing"
+    if tile["kind"] == "map":
+        return "a map tile"
+    return f"{tile['type']}:{tile['value']}"

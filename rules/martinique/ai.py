@@ -1,7 +1,7 @@
-"""Martinique AI players (spec §7). They read only a seat's view and the legal list; ties go to the earlier action.
+"""Martinique AI players (docs/games/martinique.md#the-ais). They read only a seat's view and the legal list; ties go to the earlier action.
 
-``normal`` scores each action with the tile values, crossings, landing and pub timing of the spec; ``easy`` grabs the
-best-looking tile and ignores everything else; ``random`` (fuzz tests only) picks uniformly with the host's RNG.
+``normal`` scores each action with the tile values, crossings, landing and pub timing described there; ``easy`` grabs the
+best-looking tile and ignores everything else.
 """
 
 from __future__ import annotations
@@ -234,14 +234,17 @@ def _dig(k: Knowledge, legal: list[str], level: str) -> str:
     return f"dig {best}"
 
 
-def choose(view: View, seat: int, legal: list[str], level: str, rnd: random.Random) -> str:
-    if level == "hard":
-        from rules import search
-        from rules.martinique import GAME
+def easy(view: View, seat: int, legal: list[str], rnd: random.Random) -> str:
+    """The best-looking tile, ignoring everything else."""
+    return _choose(view, seat, legal, "easy")
 
-        return search.choose(GAME, view, seat, legal, rnd)
-    if level == "random":
-        return rnd.choice(legal)
+
+def normal(view: View, seat: int, legal: list[str], rnd: random.Random) -> str:
+    """Tile values, crossings, landing and pub timing, weighed as docs/games/martinique.md#the-ais describes."""
+    return _choose(view, seat, legal, "normal")
+
+
+def _choose(view: View, seat: int, legal: list[str], level: str) -> str:
     k = Knowledge(view, seat)
     step = view["step"]
     easy = level == "easy"

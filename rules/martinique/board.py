@@ -1,12 +1,18 @@
 """The Martinique island: square names, kinds of squares and the walks a pirate can take.
 
-Squares are indices 0..63 in the spec's index order (A1, B1, ..., H1, A2, ..., H8), so every list that is built by
-iterating ``range(64)`` is already in index order.
+Squares are indices 0..63 in index order (A1, B1, ..., H1, A2, ..., H8: docs/games/martinique.md#the-island-and-the-tiles),
+so every list that is built by iterating ``range(64)`` is already in index order.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+
+#: the crews, in seat order: Black (seat 1) moves first
+COLOURS = ("black", "red")
+NAMES = ("Black", "Red")
+#: pirates in each crew's supply at the start
+PIRATES = 4
 
 LETTERS = "ABCDEFGH"
 NUMBERS = "12345678"

@@ -1,4 +1,5 @@
-"""Martinique rules: setup, the Sunrise turn with its reveal / Hook / claim steps, Sunset digs and scoring.
+"""Martinique's state and how it changes: setup (``new_state``), one legal action (``apply``: the Sunrise turn with
+its reveal / Hook / claim steps, Sunset digs) and scoring at the end.
 
 The state is plain JSON. Tiles are strings (see ``tiles.py``); squares are indices 0..63 in index order. Engine seats:
 0 = Black (moves first), 1 = Red.
@@ -12,33 +13,28 @@ from rules import core
 from rules.core import Event, Outcome, State, clone
 from rules.martinique.board import (
     ARTIFACT_SQUARES,
-    BEACH,
     HOOK_SET,
     INDEX,
     LETTERS,
-    MAP_TILES,
+    NAMES,
     NUMBERS,
+    PIRATES,
     SCROLL,
     SQUARES,
-    walks,
 )
+from rules.martinique.moves import claim_actions, hidden_maps, moves_from
 from rules.martinique.tiles import (
     CHEST_SIZE,
     CHESTS,
     JOKERS,
     TYPE_POS,
     all_artifacts,
-    claim_options,
-    claim_text,
     is_map,
     pairs_points,
     type_of,
     value_of,
 )
-
-COLOURS = ("black", "red")
-NAMES = ("Black", "Red")
-PIRATES = 4
+from rules.voice import credit
 
 
 def _shuffled(state: State, items: list[Any]) -> list[Any]:
@@ -91,100 +87,6 @@ def new_state(options: dict[str, str], seed: str) -> State:
     return state
 
 
-# -- queries --------------------------------------------------------------------------------------------------
-
-
-def to_act(state: State) -> list[int]:
-    step = state["step"]
-    if step == "over":
-        return []
-    if step == "turn":
-        return [state["turn_seat"]]
-    if step == "reveal":
-        return [1 - state["pending"]["mover"]]
-    if step in ("hook", "claim"):
-        return [state["pending"]["mover"]]
-    return [state["pub"][state["next_pub"]]]
-
-
-def landed(state: State, seat: int) -> int:
-    return PIRATES - state["players"][seat]["supply"]
-
-
-def hidden_maps(player: dict[str, Any]) -> list[str]:
-    """The seat's hidden map tiles (``map:X``) in map tile order."""
-    return sorted((m["id"] for m in player["maps"] if not m["revealed"]), key=lambda t: MAP_TILES.index(t[4:]))
-
-
-def place_squares(state: State, seat: int) -> list[int]:
-    if state["players"][seat]["supply"] == 0:
-        return []
-    island, pirates = state["island"], state["pirates"]
-    return [i for i in BEACH if island[i] is not None and pirates[i] is None]
-
-
-def moves_from(state: State, seat: int, start: int) -> dict[tuple[int, tuple[int, ...]], tuple[int, ...]]:
-    """Legal (end, via) pairs of the pirate on ``start``, each with the first path that realises it."""
-    pirates = state["pirates"]
-    opp = 1 - seat
-    found: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
-    for path in walks(start, value_of(state["island"][start])):
-        end = path[-1]
-        if pirates[end] is not None:
-            continue
-        key = (end, tuple(p for p in path[1:-1] if pirates[p] == opp))
-        if key not in found:
-            found[key] = path
-    return found
-
-
-def move_text(start: int, end: int, via: tuple[int, ...]) -> str:
-    text = f"move {SQUARES[start]} {SQUARES[end]}"
-    return text + (" via " + " ".join(SQUARES[v] for v in via) if via else "")
-
-
-def move_actions(state: State, seat: int) -> list[str]:
-    if landed(state, seat) < state["options"]["move_after"]:
-        return []
-    out: list[str] = []
-    pirates = state["pirates"]
-    for start in range(64):
-        if pirates[start] != seat:
-            continue
-        keys = sorted(moves_from(state, seat, start), key=lambda k: (k[0], k[1]))
-        out += [move_text(start, end, via) for end, via in keys]
-    return out
-
-
-def claim_actions(state: State, seat: int) -> list[str]:
-    player = state["players"][seat]
-    out: list[str] = []
-    for chest in CHESTS:
-        for jokered in claim_options(state["chests"][chest], player["collection"], player["jokers"]):
-            out.append(claim_text(chest, jokered))
-    return out
-
-
-def legal_actions(state: State, seat: int) -> list[str]:
-    if seat not in to_act(state):
-        return []
-    step = state["step"]
-    if step == "turn":
-        out = [f"place {SQUARES[i]}" for i in place_squares(state, seat)] + move_actions(state, seat)
-        if out:
-            return out
-        retire = [f"retire {SQUARES[i]}" for i in range(64) if state["pirates"][i] == seat]
-        return retire + (["retire supply"] if state["players"][seat]["supply"] else [])
-    if step == "reveal":
-        return [f"reveal {t[4:]}" for t in hidden_maps(state["players"][seat])]
-    if step == "hook":
-        return ["take joker", "take map"]
-    if step == "claim":
-        return claim_actions(state, seat) + ["done"]
-    pirates = state["pirates"]
-    return [f"dig {SQUARES[i]}" for i in range(64) if pirates[i] is None]
-
-
 # -- apply ----------------------------------------------------------------------------------------------------
 
 
@@ -192,7 +94,7 @@ class Turn:
     """One ``apply`` in progress: the copied state and the narration collected so far."""
 
     def __init__(self, state: State) -> None:
-        self.s = state
+        self.state = state
         self.events: list[Event] = []
 
     def say(self, public: str | None, private: dict[int, str] | None = None) -> None:
@@ -200,19 +102,19 @@ class Turn:
 
     # -- shared pieces of a turn ---------------------------------------------------------------------------
     def to_pub(self, seat: int) -> int:
-        pub = self.s["pub"]
+        pub = self.state["pub"]
         k = pub.index(None)
         pub[k] = seat
         return k + 1
 
     def collect(self, seat: int, sq: int, how: str, then: str = "") -> None:
         """Pocket the tile on ``sq``; the public line is ``how`` + what was taken + ``then``."""
-        s = self.s
-        tile = s["island"][sq]
-        s["island"][sq] = None
+        state = self.state
+        tile = state["island"][sq]
+        state["island"][sq] = None
         if tile is None:
             return
-        player = s["players"][seat]
+        player = state["players"][seat]
         if is_map(tile):
             player["maps"].append({"id": tile, "revealed": False})
             private = {seat: f"Your map tile from {SQUARES[sq]} is {tile[4:]}."}
@@ -222,17 +124,18 @@ class Turn:
             self.say(f"{how} {tile} from {SQUARES[sq]}{then}.")
 
     def reveal(self, seat: int, tile: str, passed: int) -> None:
-        for m in self.s["players"][seat]["maps"]:
+        for m in self.state["players"][seat]["maps"]:
             if m["id"] == tile:
                 m["revealed"] = True
         self.say(f"{NAMES[seat]} reveals map tile {tile[4:]} (passed at {SQUARES[passed]}).")
 
     def resolve_reveals(self) -> None:
-        """§3.4 step 1: lapse, reveal automatically, or ask the passed seat; then carry on with the move."""
-        p = self.s["pending"]
+        """The reveals a move owes (docs/games/martinique.md#reveals): lapse, reveal automatically, or ask the
+        passed seat; then carry on with the move."""
+        p = self.state["pending"]
         opp = 1 - p["mover"]
         while p["owed"] > 0:
-            hidden = hidden_maps(self.s["players"][opp])
+            hidden = hidden_maps(self.state["players"][opp])
             if not hidden:
                 self.say(f"{NAMES[opp]} has no hidden map tile to reveal.")
                 p["owed"] = 0
@@ -242,35 +145,35 @@ class Turn:
                     p["done"] += 1
                 p["owed"] = 0
             else:
-                self.s["step"] = "reveal"
+                self.state["step"] = "reveal"
                 return
         self.finish_move()
 
     def finish_move(self) -> None:
-        s = self.s
-        p = s["pending"]
+        state = self.state
+        p = state["pending"]
         mover, start, end = p["mover"], p["from"], p["to"]
-        s["pending"] = None
+        state["pending"] = None
         self.collect(mover, start, f"{NAMES[mover]} takes")
-        s["pirates"][start] = None
+        state["pirates"][start] = None
         if end in HOOK_SET:
             seat_no = self.to_pub(mover)
             self.say(f"{NAMES[mover]}'s pirate ends on {SQUARES[end]} (The Hook) and takes pub seat {seat_no}.")
             if self.hook_reward(mover):
                 return
-        elif s["island"][end] is None:
+        elif state["island"][end] is None:
             seat_no = self.to_pub(mover)
             self.say(f"{NAMES[mover]}'s pirate ends on {SQUARES[end]} (bare sand) and takes pub seat {seat_no}.")
         else:
-            s["pirates"][end] = mover
+            state["pirates"][end] = mover
         self.claim_check(mover)
 
     def hook_reward(self, mover: int) -> bool:
         """Give the Hook reward; True when the mover must choose (the turn pauses at ``sunrise/hook``)."""
-        hook = self.s["hook"]
+        hook = self.state["hook"]
         if hook["jokers"] and hook["maps"]:
-            self.s["step"] = "hook"
-            self.s["pending"] = {"mover": mover}
+            self.state["step"] = "hook"
+            self.state["pending"] = {"mover": mover}
             return True
         if hook["maps"]:
             self.take_map(mover)
@@ -279,31 +182,31 @@ class Turn:
         return False
 
     def take_map(self, mover: int) -> None:
-        tile = self.s["hook"]["maps"].pop(0)
-        self.s["players"][mover]["maps"].append({"id": tile, "revealed": False})
+        tile = self.state["hook"]["maps"].pop(0)
+        self.state["players"][mover]["maps"].append({"id": tile, "revealed": False})
         self.say(f"{NAMES[mover]} takes a map tile from The Hook.", {mover: f"The Hook map tile is {tile[4:]}."})
 
     def take_joker(self, mover: int) -> None:
-        self.s["hook"]["jokers"] -= 1
-        self.s["players"][mover]["jokers"] += 1
+        self.state["hook"]["jokers"] -= 1
+        self.state["players"][mover]["jokers"] += 1
         self.say(f"{NAMES[mover]} takes a joker from The Hook.")
 
     def claim_check(self, mover: int) -> None:
-        if claim_actions(self.s, mover):
-            self.s["step"] = "claim"
-            self.s["pending"] = {"mover": mover}
+        if claim_actions(self.state, mover):
+            self.state["step"] = "claim"
+            self.state["pending"] = {"mover": mover}
         else:
             self.end_turn()
 
     def refill(self) -> None:
-        s = self.s
+        state = self.state
         for chest in CHESTS:
-            tiles = s["chests"][chest]
+            tiles = state["chests"][chest]
             missing = CHEST_SIZE[chest] - len(tiles)
             if not missing:
                 continue
-            drawn = s["bag"][:missing]
-            del s["bag"][:missing]
+            drawn = state["bag"][:missing]
+            del state["bag"][:missing]
             tiles += drawn
             if drawn:
                 self.say(f"{chest} refilled: {' '.join(drawn)}.")
@@ -311,57 +214,57 @@ class Turn:
                 self.say(f"The bag is empty: {chest} holds {len(tiles)} of {CHEST_SIZE[chest]} tiles.")
 
     def end_turn(self) -> None:
-        s = self.s
-        s["pending"] = None
+        state = self.state
+        state["pending"] = None
         self.refill()
-        if None not in s["pub"]:
+        if None not in state["pub"]:
             self.end_sunrise()
             return
-        me = s["turn_seat"]
+        me = state["turn_seat"]
         other = 1 - me
-        s["step"] = "turn"
+        state["step"] = "turn"
         if self.active(other):
-            s["turn_seat"] = other
+            state["turn_seat"] = other
         else:
             self.say(f"{NAMES[other]} has no pirates left to play; {NAMES[me]} plays again.")
 
     def active(self, seat: int) -> bool:
-        return self.s["players"][seat]["supply"] > 0 or seat in self.s["pirates"]
+        return self.state["players"][seat]["supply"] > 0 or seat in self.state["pirates"]
 
     def end_sunrise(self) -> None:
-        s = self.s
-        removed = s["removed"]
-        for i, tile in enumerate(s["island"]):
+        state = self.state
+        removed = state["removed"]
+        for i, tile in enumerate(state["island"]):
             if tile is not None:
                 removed.append(tile)
-                s["island"][i] = None
-        removed += s["hook"]["maps"] + ["joker"] * s["hook"]["jokers"]
-        s["hook"] = {"maps": [], "jokers": 0}
+                state["island"][i] = None
+        removed += state["hook"]["maps"] + ["joker"] * state["hook"]["jokers"]
+        state["hook"] = {"maps": [], "jokers": 0}
         for chest in CHESTS:
-            removed += s["chests"][chest]
-            s["chests"][chest] = []
-        s["phase"], s["step"], s["next_pub"] = "sunset", "dig", 0
-        first = s["pub"][0]
+            removed += state["chests"][chest]
+            state["chests"][chest] = []
+        state["phase"], state["step"], state["next_pub"] = "sunset", "dig", 0
+        first = state["pub"][0]
         self.say(f"Sunrise is over. Sunset: pub seat 1 ({NAMES[first]}) places first.")
 
     # -- the actions ---------------------------------------------------------------------------------------
     def act(self, seat: int, text: str) -> None:
-        s = self.s
+        state = self.state
         words = text.split()
         verb = words[0]
-        s["last"] = {"seat": seat, "action": text, "kind": verb}
+        state["last"] = {"seat": seat, "action": text, "kind": verb}
         if verb == "place":
             sq = INDEX[words[1]]
-            s["players"][seat]["supply"] -= 1
-            s["pirates"][sq] = seat
-            s["last_move"] = {"seat": seat, "kind": "place", "path": [words[1]], "passed": []}
+            state["players"][seat]["supply"] -= 1
+            state["pirates"][sq] = seat
+            state["last_move"] = {"seat": seat, "kind": "place", "path": [words[1]], "passed": []}
             self.say(f"{NAMES[seat]} places a pirate on {words[1]}.")
             self.end_turn()
         elif verb == "move":
             start, end = INDEX[words[1]], INDEX[words[2]]
             via = tuple(INDEX[w] for w in words[4:])
-            path = moves_from(s, seat, start)[(end, via)]
-            s["last_move"] = {
+            path = moves_from(state, seat, start)[(end, via)]
+            state["last_move"] = {
                 "seat": seat,
                 "kind": "move",
                 "path": [SQUARES[i] for i in path],
@@ -370,19 +273,19 @@ class Turn:
             passing = ", ".join(SQUARES[v] for v in via)
             tail = f" passing {NAMES[1 - seat]} at {passing}" if via else ""
             self.say(f"{NAMES[seat]} moves {words[1]} → {words[2]}{tail}.")
-            s["pending"] = {"mover": seat, "from": start, "to": end, "via": list(via), "owed": len(via), "done": 0}
+            state["pending"] = {"mover": seat, "from": start, "to": end, "via": list(via), "owed": len(via), "done": 0}
             self.resolve_reveals()
         elif verb == "retire":
             self.retire(seat, words[1])
         elif verb == "reveal":
-            p = s["pending"]
+            p = state["pending"]
             self.reveal(seat, f"map:{words[1]}", p["via"][p["done"]])
             p["done"] += 1
             p["owed"] -= 1
-            s["step"] = "turn"  # provisional: resolve_reveals sets the next step
+            state["step"] = "turn"  # provisional: resolve_reveals sets the next step
             self.resolve_reveals()
         elif verb == "take":
-            s["pending"] = None
+            state["pending"] = None
             if words[1] == "joker":
                 self.take_joker(seat)
             else:
@@ -396,33 +299,33 @@ class Turn:
             self.dig(seat, words[1])
 
     def retire(self, seat: int, where: str) -> None:
-        s = self.s
-        s["last_move"] = {"seat": seat, "kind": "retire", "path": [] if where == "supply" else [where], "passed": []}
+        state = self.state
+        state["last_move"] = {"seat": seat, "kind": "retire", "path": [] if where == "supply" else [where], "passed": []}
         head = f"{NAMES[seat]} has no legal place or move:"
         if where == "supply":
-            s["players"][seat]["supply"] -= 1
+            state["players"][seat]["supply"] -= 1
             seat_no = self.to_pub(seat)
             self.say(f"{head} a pirate from the supply goes to pub seat {seat_no}.")
             self.end_turn()
             return
         sq = INDEX[where]
-        s["pirates"][sq] = None
-        seat_no = s["pub"].index(None) + 1
+        state["pirates"][sq] = None
+        seat_no = state["pub"].index(None) + 1
         self.collect(seat, sq, f"{head} the pirate on {where} takes", f" and goes to pub seat {seat_no}")
         self.to_pub(seat)
         self.claim_check(seat)
 
     def claim(self, seat: int, chest: str, jokered: list[str]) -> None:
-        s = self.s
-        player = s["players"][seat]
-        tiles = s["chests"][chest]
+        state = self.state
+        player = state["players"][seat]
+        tiles = state["chests"][chest]
         need: dict[str, int] = {}
         for tile in tiles:
             need[type_of(tile)] = need.get(type_of(tile), 0) + 1
         for t in jokered:
             need[t] -= 1
         player["jokers"] -= len(jokered)
-        s["discarded"] += ["joker"] * len(jokered)
+        state["discarded"] += ["joker"] * len(jokered)
         paid: list[str] = []
         # earliest collected copies go first (the collection is kept in collection order)
         kept: list[str] = []
@@ -434,10 +337,10 @@ class Turn:
             else:
                 kept.append(tile)
         player["collection"] = kept
-        s["discarded"] += paid
+        state["discarded"] += paid
         stack = sorted(tiles, key=lambda x: (TYPE_POS[type_of(x)], value_of(x)))
         player["ship"].append(stack)
-        s["chests"][chest] = []
+        state["chests"][chest] = []
         points = sum(value_of(x) for x in stack)
         paid_types = sorted([type_of(x) for x in paid], key=TYPE_POS.__getitem__)
         parts = [", ".join(paid_types)] if paid_types else []
@@ -448,32 +351,32 @@ class Turn:
             f"{NAMES[seat]} claims {chest} with {cover} → ship stack {len(player['ship'])}: "
             f"{' '.join(stack)} ({points} points)."
         )
-        if claim_actions(s, seat):
-            s["step"], s["pending"] = "claim", {"mover": seat}
+        if claim_actions(state, seat):
+            state["step"], state["pending"] = "claim", {"mover": seat}
         else:
             self.end_turn()
 
     def dig(self, seat: int, where: str) -> None:
-        s = self.s
+        state = self.state
         sq = INDEX[where]
-        pub_seat = s["next_pub"] + 1
-        s["pirates"][sq] = seat
-        s["dig_pub"][where] = pub_seat
-        s["next_pub"] += 1
-        s["last_move"] = {"seat": seat, "kind": "dig", "path": [where], "passed": []}
+        pub_seat = state["next_pub"] + 1
+        state["pirates"][sq] = seat
+        state["dig_pub"][where] = pub_seat
+        state["next_pub"] += 1
+        state["last_move"] = {"seat": seat, "kind": "dig", "path": [where], "passed": []}
         self.say(f"Pub seat {pub_seat}: {NAMES[seat]} digs at {where}.")
-        if s["next_pub"] == 8:
+        if state["next_pub"] == 8:
             self.finish_game()
 
     def finish_game(self) -> None:
-        s = self.s
-        letter, number = s["lost"][0][4:], s["lost"][1][4:]
+        state = self.state
+        letter, number = state["lost"][0][4:], state["lost"][1][4:]
         square = letter + number
-        finder = s["pirates"][INDEX[square]]
+        finder = state["pirates"][INDEX[square]]
         self.say(f"The Lost Treasure lies at {square}!")
-        s["result"] = score(s, square, finder)
-        s["phase"] = s["step"] = "over"
-        r = s["result"]
+        state["result"] = score(state, square, finder)
+        state["phase"] = state["step"] = "over"
+        r = state["result"]
         totals = [r["scores"][str(i)]["total"] for i in range(2)]
         line = f"Black {totals[0]}, Red {totals[1]}."
         if r["reason"] == "treasure":
@@ -526,6 +429,8 @@ def outcome(state: State) -> Outcome | None:
 
 
 def apply(state: State, seat: int, text: str) -> tuple[State, list[Event]]:
+    """A legal action (``Game.apply`` checked it) applied to a copy of ``state``."""
     turn = Turn(clone(state))
     turn.act(seat, text)
-    return turn.s, turn.events
+    # each line starts with the name of the seat whose move it tells, or speaks for the game
+    return turn.state, credit(turn.events, {s: [NAMES[s]] for s in range(len(NAMES))})

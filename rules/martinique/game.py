@@ -1,4 +1,5 @@
-"""The Martinique engine object: the ``rules.core.Game`` contract over the functions of ``engine.py``."""
+"""The Martinique game object: what a table shows of the game (title, options, the ``/rules`` text, seat colours)
+and the ``rules.core.Game`` contract over the modules of this package (docs/games/martinique.md)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,8 @@ import random
 from typing import Any
 
 from rules.core import Action, Event, Game, GameInfo, IllegalAction, Option, Outcome, State
-from rules.martinique import actions, engine
-from rules.martinique.board import BEACH_SET, INDEX, walks
-from rules.martinique.engine import NAMES
-from rules.martinique.tiles import value_of
-from rules.martinique.view import build_view, knowledge
-from rules.voice import credit
+from rules.martinique import actions, ai, engine, evaluate, moves, sample, views
+from rules.martinique.board import NAMES
 
 BLURB = (
     "Two crews comb an 8×8 island. Every time a pirate walks off a tile, its owner pockets the tile: souvenirs for "
@@ -43,14 +40,6 @@ digs on a free square (`dig F6`).
 2 points per pair of same-type artifacts in front of you, + the values of your ship tiles, + 2 for strictly most ship \
 stacks. Equal totals: most stacks wins; still equal: no winner."""
 
-STEP_WORDS = {
-    "turn": "to move",
-    "reveal": "to reveal a map tile",
-    "hook": "to choose a Hook tile",
-    "claim": "to claim or pass",
-    "dig": "to dig",
-}
-
 
 class Martinique(Game):
     info = GameInfo(
@@ -67,123 +56,84 @@ class Martinique(Game):
         seat_names=NAMES,
     )
     version = 1
+    search_horizon = evaluate.HORIZON
+    policies = {"easy": ai.easy, "normal": ai.normal}
 
-    # -- contract ------------------------------------------------------------------------------------------
+    # -- the state -----------------------------------------------------------------------------------
     def new(self, players: int, options: dict[str, str] | None, seed: str) -> State:
         self.check_players(players)
         return engine.new_state(self.resolve_options(options), seed)
 
     def to_act(self, state: State) -> list[int]:
-        return engine.to_act(state)
+        return moves.to_act(state)
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
-        return engine.legal_actions(state, seat)
+        return moves.legal_actions(state, seat)
 
-    def parse(self, text: str) -> Action:
-        return actions.parse(text)
+    def _apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        return engine.apply(state, seat, action)
 
-    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
-        if state["step"] == "over":
-            raise IllegalAction("game_over", "The game is over: the Lost Treasure has been revealed.")
+    def refuse(self, state: State, seat: int, action: Action) -> IllegalAction:
         text = self.parse(action)
-        acting = engine.to_act(state)
-        if seat not in acting:
-            raise IllegalAction("not_your_turn", waiting_for(state, acting[0]))
-        legal = engine.legal_actions(state, seat)
-        if text not in legal:
-            raise IllegalAction("illegal", explain(state, seat, text, legal))
-        after, events = engine.apply(state, seat, text)
-        return after, credit(events, {s: [NAMES[s]] for s in range(len(NAMES))})
-
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return build_view(state, seat)
+        reason = moves.explain(state, seat, text, moves.legal_actions(state, seat))
+        return IllegalAction("illegal", reason) if reason else super().refuse(state, seat, text)
 
     def outcome(self, state: State) -> Outcome | None:
         return engine.outcome(state)
 
-    # -- host helpers --------------------------------------------------------------------------------------
+    def seat_count(self, state: State) -> int:
+        return len(state["players"])
+
+    # -- what a seat sees and reads ------------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return views.view(state, seat)
+
+    def private_summary(self, view: dict[str, Any], seat: int) -> str:
+        return views.private_summary(view, seat)
+
     def owed(self, view: dict[str, Any], seat: int) -> str:
-        step = view.get("step")
-        if step == "reveal":
-            return "reveal one of your hidden map tiles (the other pirate passed yours)"
-        if step == "hook":
-            return "take a joker or a map tile from The Hook"
-        if step == "claim":
-            return "claim a chest or say done"
-        if view.get("phase") == "sunset" or step == "dig":
-            pub = view.get("next_pub")
-            return f"place a digging pirate (pub seat {pub})" if pub else "place a digging pirate"
-        return "place or move a pirate"
+        return views.owed(view, seat)
+
+    # -- action text ---------------------------------------------------------------------------------
+    def parse(self, text: str) -> Action:
+        return actions.parse(text)
 
     def label(self, view: dict[str, Any], action: Action) -> str:
-        words = action.split()
-        squares = view.get("squares", {})
-        if words[0] == "place":
-            return f"place on {words[1]} ({_tile_word(squares[words[1]]['tile'])})"
-        if words[0] == "move":
-            end = squares[words[2]]
-            if end["hook"]:
-                landing = "The Hook → pub"
-            elif end["tile"] is None:
-                landing = "bare sand → pub"
-            else:
-                landing = f"stays on {_tile_word(end['tile'])}"
-            passing = f", passes {', '.join(words[4:])}" if len(words) > 3 else ""
-            return f"{words[1]} → {words[2]}: take {_tile_word(squares[words[1]]['tile'])}, {landing}{passing}"
-        if words[0] == "dig":
-            cands = (view.get("private") or {}).get("candidates")
-            if cands is not None and words[1] in cands:
-                return f"dig {words[1]} (possible treasure)"
-        return action
+        return actions.label(view, action)
 
     def group(self, view: dict[str, Any], action: Action) -> str:
-        words = action.split()
-        if words[0] == "move":
-            return f"move {words[1]}"
-        if words[0] == "dig":
-            return f"dig {words[1][0]}"
-        return words[0]
+        return actions.group(view, action)
 
+    # -- the host's helpers --------------------------------------------------------------------------
     def undoable(self, before: State, seat: int, action: Action) -> bool:
         """True when nothing hidden came to light: no bag draw, no map tile changed hands or was revealed, and the
         game did not end (the final dig reveals the treasure)."""
         after, _ = self.apply(before, seat, action)
 
-        def secrets_seen(s: State) -> tuple[Any, ...]:
-            maps = tuple((m["id"], m["revealed"]) for p in s["players"] for m in p["maps"])
-            return len(s["bag"]), maps, len(s["hook"]["maps"]), s["phase"] == "over"
+        def secrets_seen(state: State) -> tuple[Any, ...]:
+            maps = tuple((m["id"], m["revealed"]) for p in state["players"] for m in p["maps"])
+            return len(state["bag"]), maps, len(state["hook"]["maps"]), state["phase"] == "over"
 
         return secrets_seen(before) == secrets_seen(after)
 
     def timeout_action(self, state: State, seat: int) -> Action:
-        legal = engine.legal_actions(state, seat)
+        legal = moves.legal_actions(state, seat)
         if state["step"] == "claim":
             return "done"
         if state["step"] == "dig":
-            for sq in knowledge(state, seat)["candidates"]:
+            for sq in views.knowledge(state, seat)["candidates"]:
                 if f"dig {sq}" in legal:
                     return f"dig {sq}"
         return legal[0]
 
-    def ai_choose(self, view: dict[str, Any], seat: int, legal: list[Action], level: str, rnd: random.Random) -> Action:
-        from rules.martinique import ai
-
-        return ai.choose(view, seat, legal, level, rnd)
-
+    # -- the hard AI ---------------------------------------------------------------------------------
     def sample(self, view: dict[str, Any], seat: int, rng: random.Random) -> State:
-        from rules.martinique.sample import sample
+        return sample.sample(view, seat, rng)
 
-        return sample(view, seat, rng)
+    def evaluate(self, state: State, seat: int) -> float:
+        return evaluate.win_chance(state, seat)
 
-    def private_summary(self, view: dict[str, Any], seat: int) -> str:
-        mine = view.get("private") or {}
-        if mine.get("seat") != seat:
-            return ""
-        maps = ", ".join(mine["maps"]) or "none"
-        places = mine["candidates"]
-        where = ", ".join(places) if len(places) <= 12 else f"{len(places)} squares (crossed out on your map)"
-        return f"Your secret map tiles: {maps}.\nThe Lost Treasure may still lie on: {where}."
-
+    # -- tests ---------------------------------------------------------------------------------------
     def secrets(self, state: State) -> list[str]:
         """The seed, and every map tile identity still hidden, in the state's own ``map:X`` spelling (a public view
         or line holding one would have copied a raw tile out of the state)."""
@@ -204,68 +154,4 @@ class Martinique(Game):
         return out + sorted(hidden)
 
 
-def waiting_for(state: State, seat: int) -> str:
-    """Who the table waits for, and for what (the answer to a seat acting out of turn)."""
-    name = NAMES[seat]
-    step = state["step"]
-    if step == "reveal":
-        return f"{name} must reveal a map tile first."
-    if step == "hook":
-        return f"{name} must choose a joker or a map tile from The Hook first."
-    if step == "claim":
-        return f"{name} must claim a chest or say `done` first."
-    if step == "dig":
-        return f"It is {name}'s turn to dig (pub seat {state['next_pub'] + 1})."
-    return f"It is {name}'s turn."
-
-
-def _tile_word(tile: dict[str, Any] | None) -> str:
-    if tile is None:
-        return "nothing"
-    if tile["kind"] == "map":
-        return "a map tile"
-    return f"{tile['type']}:{tile['value']}"
-
-
-def explain(state: State, seat: int, text: str, legal: list[str]) -> str:
-    """Why ``text`` is refused, in words that name what is allowed instead."""
-    words = text.split()
-    verb = words[0]
-    step = state["step"]
-    examples = ", ".join(f"`{a}`" for a in legal[:4]) + (", ..." if len(legal) > 4 else "")
-    fallback = f"`{text}` is not possible now (you are asked {STEP_WORDS[step]}); try {examples}."
-    if step != "turn" or verb not in ("place", "move", "retire"):
-        if verb == "dig" and step == "dig":
-            return f"{words[1]} already holds a pirate: dig on a free square, e.g. {examples}."
-        if verb == "claim" and step == "claim":
-            return f"you cannot cover `{text[6:]}` with your artifacts and jokers; possible: {examples}."
-        return fallback
-    player = state["players"][seat]
-    if verb == "place":
-        sq = INDEX[words[1]]
-        if player["supply"] == 0:
-            return "you have no pirate left in your supply; move a pirate instead."
-        if sq not in BEACH_SET:
-            return f"{words[1]} is not a beach square: place on an edge square that holds a tile."
-        if state["island"][sq] is None:
-            return f"{words[1]} has no tile left: place only where a tile lies."
-        return f"{words[1]} holds a pirate already: choose a free beach square."
-    if verb == "retire":
-        return f"retire is allowed only when you can neither place nor move; try {examples}."
-    have = engine.landed(state, seat)
-    need = state["options"]["move_after"]
-    if have < need:
-        return f"you have only {have} pirates landed; Move unlocks at {need}."
-    start, end = INDEX[words[1]], INDEX[words[2]]
-    if state["pirates"][start] != seat:
-        return f"you have no pirate on {words[1]}."
-    if state["pirates"][end] is not None:
-        return f"{words[2]} holds a pirate: a move cannot end there."
-    n = value_of(state["island"][start])
-    if not any(path[-1] == end for path in walks(start, n)):
-        return (
-            f"your pirate on {words[1]} must walk exactly {n} square{'s' if n > 1 else ''}, orthogonally and never "
-            f"over the same square twice; {words[2]} cannot be reached that way."
-        )
-    forms = [a for a in legal if a.startswith(f"move {words[1]} {words[2]}")]
-    return f"that is not how this walk passes {NAMES[1 - seat]}: write {' or '.join(f'`{f}`' for f in forms)}."
+GAME = Martinique()

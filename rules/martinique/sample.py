@@ -13,8 +13,7 @@ import random
 from typing import Any
 
 from rules.core import State, clone
-from rules.martinique.board import INDEX, MAP_TILES, SQUARES
-from rules.martinique.engine import COLOURS
+from rules.martinique.board import COLOURS, INDEX, MAP_TILES, SQUARES
 from rules.martinique.tiles import CHESTS, JOKERS, TYPES, all_artifacts
 
 

@@ -46,7 +46,7 @@ def type_counts(tiles: list[str]) -> dict[str, int]:
 
 def claim_options(chest: list[str], collection: list[str], jokers: int) -> list[tuple[str, ...]]:
     """Every multiset of jokered types (as a type-ordered tuple) that covers ``chest`` with ``collection`` and at most
-    ``jokers`` jokers, in the spec's order: by size, then by the sorted list of type positions."""
+    ``jokers`` jokers, in the order of docs/games/martinique.md#the-action-language: by size, then by the sorted list of type positions."""
     if not chest:
         return []
     need = type_counts(chest)

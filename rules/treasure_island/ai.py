@@ -1,4 +1,4 @@
-"""AI players for both sides (spec §7). They read only their own view and the legal list; randomness comes
+"""AI players for both sides (docs/games/treasure_island.md#the-ais). They read only their own view and the legal list; randomness comes
 from the host's ``rnd``. Static map geometry is shared rule data, not a secret, so they may use it.
 """
 
@@ -10,30 +10,28 @@ import random
 from functools import lru_cache
 from typing import Any
 
-from rules.treasure_island import geometry as G
-from rules.treasure_island import hints as H
+from rules.treasure_island import geometry, hints
 from rules.treasure_island.geometry import Pt
 
 View = dict[str, Any]
-RIDE_COST = 0.02  # spec §7.1: a move scores 0.6 × the search it sets up, minus 0.02 per mile moved
-
-
-def hu(p: list[float]) -> Pt:
-    return int(round(p[0] * 2)), int(round(p[1] * 2))
+RIDE_COST = 0.02  # docs/games/treasure_island.md#the-ais: a ride scores 0.6 × the search it sets up, minus 0.02 per mile
 
 
 def pt_of(action: str) -> Pt:
-    p = G.parse_point(action.split(" ")[-1])
+    p = geometry.parse_point(action.split(" ")[-1])
     assert p is not None
     return p
 
 
-def choose(view: View, seat: int, legal: list[str], level: str, rnd: random.Random) -> str:
-    if level == "hard":
-        from rules import search
-        from rules.treasure_island import GAME
+def easy(view: View, seat: int, legal: list[str], rnd: random.Random) -> str:
+    return _choose(view, seat, legal, "easy", rnd)
 
-        return search.choose(GAME, view, seat, legal, rnd)
+
+def normal(view: View, seat: int, legal: list[str], rnd: random.Random) -> str:
+    return _choose(view, seat, legal, "normal", rnd)
+
+
+def _choose(view: View, seat: int, legal: list[str], level: str, rnd: random.Random) -> str:
     if len(legal) == 1:
         return legal[0]
     if seat == view["silver_seat"]:
@@ -51,42 +49,42 @@ OFF_LARGE = _offsets(4)
 OFF_JIM = _offsets(5)
 
 
-def ctx_of(view: View) -> H.Ctx:
-    g = G.geo(view["options"]["map"])
-    minis = tuple((m, hu(view["miniatures"][m]["pos"])) for m in view["order"])
+def ctx_of(view: View) -> hints.Ctx:
+    g = geometry.geo(view["options"]["map"])
+    minis = tuple((m, geometry.hu(view["miniatures"][m]["pos"])) for m in view["order"])
     tower = view["silver"]["tower"] or g.tower_ids[0]
-    return H.Ctx(view["options"]["map"], minis, (tower, g.towers[tower]))
+    return hints.Ctx(view["options"]["map"], minis, (tower, g.towers[tower]))
 
 
 @lru_cache(maxsize=4)
 def step_graph(map_id: str) -> dict[int, list[tuple[int, float]]]:
     """8-neighbour G6 steps between legal nodes (Silver's escape paths)."""
-    g = G.geo(map_id)
+    g = geometry.geo(map_id)
     out: dict[int, list[tuple[int, float]]] = {}
     for k in g.legal_nodes:
-        a = G.ij(k)
+        a = geometry.ij(k)
         nb = []
         for di in (-1, 0, 1):
             for dj in (-1, 0, 1):
                 if di == 0 and dj == 0:
                     continue
                 b = (a[0] + di, a[1] + dj)
-                if not (0 <= b[0] < G.W and 0 <= b[1] < G.H):
+                if not (0 <= b[0] < geometry.W and 0 <= b[1] < geometry.H):
                     continue
                 if g.move_error(a, b, 2) is None:
-                    nb.append((G.node(*b), math.sqrt(di * di + dj * dj)))
+                    nb.append((geometry.node(*b), math.sqrt(di * di + dj * dj)))
         out[k] = nb
     return out
 
 
 @lru_cache(maxsize=256)
 def path(map_id: str, start: int, goal: int) -> tuple[int, ...]:
-    """A* shortest path on legal half-mile steps (§7.2)."""
+    """A* shortest path on legal half-mile steps (docs/games/treasure_island.md#the-ais)."""
     graph = step_graph(map_id)
-    gx, gy = G.ij(goal)
+    gx, gy = geometry.ij(goal)
 
     def h(k: int) -> float:
-        i, j = G.ij(k)
+        i, j = geometry.ij(k)
         return math.hypot(i - gx, j - gy)
 
     best = {start: 0.0}
@@ -114,17 +112,17 @@ def path(map_id: str, start: int, goal: int) -> tuple[int, ...]:
 
 def run_toward(map_id: str, here: Pt, goal: Pt, legal: list[str]) -> str | None:
     """The farthest node of the shortest path that one 4-mile G6 move reaches."""
-    g = G.geo(map_id)
-    route = path(map_id, G.node(*here), G.node(*goal))
+    g = geometry.geo(map_id)
+    route = path(map_id, geometry.node(*here), geometry.node(*goal))
     if len(route) < 2:
         return None
     legal_set = set(legal)
     for k in reversed(route[1:]):
-        b = G.ij(k)
-        if G.d2(here, b) > 64:
+        b = geometry.ij(k)
+        if geometry.d2(here, b) > 64:
             continue
-        if g.move_error(here, b, 8) is None and f"run {G.fmt(b)}" in legal_set:
-            return f"run {G.fmt(b)}"
+        if g.move_error(here, b, 8) is None and f"run {geometry.fmt(b)}" in legal_set:
+            return f"run {geometry.fmt(b)}"
     return None
 
 
@@ -137,21 +135,21 @@ class PirateAI:
         self.level = level
         self.rnd = rnd
         self.map_id = view["options"]["map"]
-        self.g = G.geo(self.map_id)
+        self.g = geometry.geo(self.map_id)
         self.w = self._belief()
         self._s_large: dict[int, float] = {}
 
     # belief ---------------------------------------------------------------------------------------------
     def _belief(self) -> list[float]:
         v = self.v
-        cands = G.mask_from_b64(v["public_candidates"])
+        cands = geometry.mask_from_b64(v["public_candidates"])
         priv = v.get("private") or {}
         if priv.get("certain_excluded"):
-            cands &= ~G.mask_from_b64(priv["certain_excluded"])
-        nodes = G.bits(cands)
-        w = [0.0] * (G.N + 600)
+            cands &= ~geometry.mask_from_b64(priv["certain_excluded"])
+        nodes = geometry.bits(cands)
+        w = [0.0] * (geometry.N + 600)
         if not nodes:
-            nodes = G.bits(G.mask_from_b64(v["public_candidates"])) or list(self.g.legal_nodes)
+            nodes = geometry.bits(geometry.mask_from_b64(v["public_candidates"])) or list(self.g.legal_nodes)
         verified = {x["target_day"]: x["token"] for x in priv.get("verified", [])}
         bluff_days = [c["day"] for c in v["calendar"] if c["event"] == "bluff"]
         factors: list[tuple[int, float]] = []
@@ -163,7 +161,7 @@ class PirateAI:
                 eps = 0.6
             else:
                 eps = 0.35 if any(d < h["day"] for d in bluff_days) else 0.05
-            factors.append((G.mask_from_b64(h["true_mask"]), eps))
+            factors.append((geometry.mask_from_b64(h["true_mask"]), eps))
         for k in nodes:
             x = 1.0
             for m, eps in factors:
@@ -173,15 +171,15 @@ class PirateAI:
         figs = v["silver"]["figures"]
         if figs:
             for k in nodes:
-                n = G.ij(k)
+                n = geometry.ij(k)
                 f = 1.0
                 near = False
                 for fig in figs:
-                    p = hu(fig["pos"])
-                    if G.d2(p, n) <= 256:
+                    p = geometry.hu(fig["pos"])
+                    if geometry.d2(p, n) <= 256:
                         near = True
                     if fig["trail"]:
-                        a, b = hu(fig["trail"][-1][0]), hu(fig["trail"][-1][1])
+                        a, b = geometry.hu(fig["trail"][-1][0]), geometry.hu(fig["trail"][-1][1])
                         mv = (b[0] - a[0], b[1] - a[1])
                         to = (n[0] - a[0], n[1] - a[1])
                         den = math.hypot(*mv) * math.hypot(*to)
@@ -196,11 +194,11 @@ class PirateAI:
 
     def mass(self, mask: int) -> float:
         w = self.w
-        return sum(w[k] for k in G.bits(mask))
+        return sum(w[k] for k in geometry.bits(mask))
 
     def disc_sum(self, c: int, offs: list[tuple[int, int]]) -> float:
         w = self.w
-        return sum(w[c + dj * G.W + di] for di, dj in offs if 0 <= c + dj * G.W + di < G.N)
+        return sum(w[c + dj * geometry.W + di] for di, dj in offs if 0 <= c + dj * geometry.W + di < geometry.N)
 
     def s_large(self, c: int) -> float:
         val = self._s_large.get(c)
@@ -213,8 +211,8 @@ class PirateAI:
         """Roughly the best large search from node k."""
         best = 0.0
         for di, dj in ((0, 0), (3, 0), (-3, 0), (0, 3), (0, -3), (2, 2), (2, -2), (-2, 2), (-2, -2)):
-            c = k + dj * G.W + di
-            if 0 <= c < G.N:
+            c = k + dj * geometry.W + di
+            if 0 <= c < geometry.N:
                 best = max(best, self.s_large(c))
         return best
 
@@ -224,7 +222,7 @@ class PirateAI:
         return self.v["active"]
 
     def here(self) -> Pt:
-        return hu(self.v["miniatures"][self.mini]["pos"])
+        return geometry.hu(self.v["miniatures"][self.mini]["pos"])
 
     def covered_mass(self, centre: Pt, r: int, anchor: Pt) -> float:
         return self.mass(self.g.covered(centre, r, anchor))
@@ -248,7 +246,7 @@ class PirateAI:
         best, best_score = towers[0], None
         for a in towers:
             tp = self.g.towers[a.split()[1]]
-            score = sum(self.w[k] * math.sqrt(G.d2(G.ij(k), tp)) for k in sample)
+            score = sum(self.w[k] * math.sqrt(geometry.d2(geometry.ij(k), tp)) for k in sample)
             if traitor:
                 score = -score
             if best_score is None or score > best_score:
@@ -256,13 +254,13 @@ class PirateAI:
         return best
 
     def move_choice(self, verb: str, stop: str) -> str:
-        here = G.node(*self.here())
+        here = geometry.node(*self.here())
         best, best_score = stop, self.potential(here) if self.level != "easy" else 1.0
         if self.level == "easy":
             return stop
         for a in self.legal:
             if a.startswith(verb + " "):
-                k = G.node(*pt_of(a))
+                k = geometry.node(*pt_of(a))
                 sc = self.potential(k)
                 if sc > best_score * 1.05:
                     best, best_score = a, sc
@@ -300,7 +298,7 @@ class PirateAI:
         v = self.v
         left = v["left"]
         here = self.here()
-        hk = G.node(*here)
+        hk = geometry.node(*here)
         r = 5 if self.mini == "jim" else 4
         gamma = 0.6 if left >= 2 else 0.35
         items = self._items()
@@ -314,12 +312,12 @@ class PirateAI:
                     scored.append((self.covered_mass(here, 2, here), idx, a))
                 elif verb == "walk":
                     b = pt_of(a)
-                    k = G.node(*b)
+                    k = geometry.node(*b)
                     scored.append((self.disc_sum(k, OFF_SMALL) + gamma * self.potential(k), idx, a))
                 elif verb == "ride":
                     b = pt_of(a)
-                    k = G.node(*b)
-                    dist = math.sqrt(G.d2(here, b)) / 2
+                    k = geometry.node(*b)
+                    dist = math.sqrt(geometry.d2(here, b)) / 2
                     scored.append((gamma * self.potential(k) - RIDE_COST * dist, idx, a))
             scored.sort(key=lambda t: (-t[0], t[1]))
             best_score, _, best = scored[0] if scored else (0.0, 0, "end")
@@ -342,7 +340,7 @@ class PirateAI:
         if strides:
             best, best_score = None, self.potential(hk) * 1.3
             for a in strides:
-                sc = self.potential(G.node(*pt_of(a)))
+                sc = self.potential(geometry.node(*pt_of(a)))
                 if sc > best_score:
                     best, best_score = a, sc
             if best:
@@ -356,26 +354,26 @@ class PirateAI:
             if legal and any(a.startswith(verb + " ") for a in legal[-2300:]):
                 best_k, best_m = self._best_remote(offs)
                 if best_k is not None:
-                    c = G.ij(best_k)
+                    c = geometry.ij(best_k)
                     m = self.mass(self.g.covered(c, r, c))
                     if m >= 1.5 * max(local_search, 1e-9) and m > 0.02:
-                        return f"{verb} {G.fmt(c)}"
+                        return f"{verb} {geometry.fmt(c)}"
         gallops = [a for a in legal if a.startswith("gallop ")]
         if gallops:
             best_k, best_m = self._best_remote(OFF_LARGE)
-            if best_k is not None and G.d2(G.ij(best_k), here) > 18 * 18 and best_m >= 1.5 * max(best_score, 1e-9):
-                target = self._nearest_legal(gallops, G.ij(best_k))
+            if best_k is not None and geometry.d2(geometry.ij(best_k), here) > 18 * 18 and best_m >= 1.5 * max(best_score, 1e-9):
+                target = self._nearest_legal(gallops, geometry.ij(best_k))
                 if target:
                     return target
         if "compass" in legal and local_search < 0.05:
             secs: dict[str, float] = {}
             within = 0.0
             for k in self.nodes:
-                p = G.ij(k)
-                sec = G.sector(here, p)
+                p = geometry.ij(k)
+                sec = geometry.sector(here, p)
                 if sec:
                     secs[sec] = secs.get(sec, 0.0) + self.w[k]
-                if G.d2(here, p) <= 400:
+                if geometry.d2(here, p) <= 400:
                     within += self.w[k]
             if sum(1 for x in secs.values() if x >= 0.1) >= 3 and 0.25 <= within <= 0.75:
                 return "compass"
@@ -388,7 +386,7 @@ class PirateAI:
                 if not any(d < day for d in bluff_days):
                     continue
                 h = next(h for h in self.v["hints"] if h["day"] == day)
-                inside = self.mass(G.mask_from_b64(h["true_mask"]))
+                inside = self.mass(geometry.mask_from_b64(h["true_mask"]))
                 flip = min(inside, 1 - inside) * 2
                 if flip > best_flip:
                     best, best_flip = a, flip
@@ -399,7 +397,7 @@ class PirateAI:
             best, gap = None, 1.0
             for a in recalls:
                 lm = self.g.landmarks[a.split()[1]]
-                inside = self.mass(G.disc_mask(self.map_id, lm, 100, True))
+                inside = self.mass(geometry.disc_mask(self.map_id, lm, 100, True))
                 if abs(inside - 0.5) < gap:
                     best, gap = a, abs(inside - 0.5)
             return best
@@ -408,7 +406,7 @@ class PirateAI:
     def _best_remote(self, offs: list[tuple[int, int]]) -> tuple[int | None, float]:
         best_k, best_m = None, 0.0
         for k in self.g.legal_nodes:
-            i, j = G.ij(k)
+            i, j = geometry.ij(k)
             if i % 2 or j % 2:
                 continue
             m = self.disc_sum(k, offs)
@@ -420,7 +418,7 @@ class PirateAI:
         best, bd = None, None
         for a in actions:
             q = pt_of(a)
-            d = G.d2(p, q)
+            d = geometry.d2(p, q)
             if bd is None or d < bd:
                 best, bd = a, d
         return best
@@ -434,10 +432,10 @@ class SilverAI:
         self.level = level
         self.rnd = rnd
         self.map_id = view["options"]["map"]
-        self.g = G.geo(self.map_id)
+        self.g = geometry.geo(self.map_id)
         self.priv = view["private"]
-        self.t = hu(self.priv["treasure"]) if self.priv.get("treasure") else None
-        self.cands = G.mask_from_b64(view["public_candidates"])
+        self.t = geometry.hu(self.priv["treasure"]) if self.priv.get("treasure") else None
+        self.cands = geometry.mask_from_b64(view["public_candidates"])
 
     def choose(self) -> str:
         step = self.v["step"]
@@ -450,13 +448,13 @@ class SilverAI:
     def on_bury(self) -> str:
         if self.level == "easy":
             return self.rnd.choice(self.legal)
-        spots = [hu(self.v["miniatures"][m]["pos"]) for m in self.v["order"]]
+        spots = [geometry.hu(self.v["miniatures"][m]["pos"]) for m in self.v["order"]]
         cx = sum(p[0] for p in spots) / len(spots)
         cy = sum(p[1] for p in spots) / len(spots)
         scored = []
         for a in self.legal:
             p = pt_of(a)
-            near = min(math.sqrt(G.d2(p, s)) / 2 for s in spots)
+            near = min(math.sqrt(geometry.d2(p, s)) / 2 for s in spots)
             cen = math.hypot(p[0] - cx, p[1] - cy) / 2
             scored.append((min(8.0, near) + 0.3 * cen + self.rnd.random() * 2, a))
         scored.sort(key=lambda t: -t[0])
@@ -464,23 +462,23 @@ class SilverAI:
         return self.rnd.choice(top)[1]
 
     # hints ----------------------------------------------------------------------------------------------
-    def keep(self, card: str, comp: tuple[str, ...], ctx: H.Ctx) -> float:
+    def keep(self, card: str, comp: tuple[str, ...], ctx: hints.Ctx) -> float:
         """The share of the public candidates a statement leaves standing (bigger is vaguer)."""
-        total = max(1, G.popcount(self.cands))
-        return G.popcount(H.region(card, comp, ctx) & self.cands) / total
+        total = max(1, geometry.popcount(self.cands))
+        return geometry.popcount(hints.region(card, comp, ctx) & self.cands) / total
 
     def hint_events_left(self) -> int:
         day = self.v["day"]
         return sum(1 for c in self.v["calendar"] if c["day"] > day and c["event"] in ("starting", "black"))
 
-    def plan(self, card: str, token: str | None, ctx: H.Ctx) -> tuple[float, str, tuple[str, ...]]:
+    def plan(self, card: str, token: str | None, ctx: hints.Ctx) -> tuple[float, str, tuple[str, ...]]:
         """(score, token, completion) of the best way to play ``card``."""
         assert self.t is not None
         pend = self.priv.get("pending") or {}
         prefix = tuple(pend.get("params") or []) if pend.get("card") == card else ()
-        comps = H.completions(card, ctx, prefix)
-        trues = [(self.keep(card, c, ctx), c) for c in comps if H.holds(card, c, ctx, self.t)]
-        falses = [(self.keep(card, c, ctx), c) for c in comps if not H.holds(card, c, ctx, self.t)]
+        comps = hints.completions(card, ctx, prefix)
+        trues = [(self.keep(card, c, ctx), c) for c in comps if hints.holds(card, c, ctx, self.t)]
+        falses = [(self.keep(card, c, ctx), c) for c in comps if not hints.holds(card, c, ctx, self.t)]
         tokens = self.priv["tokens"]
         best_true = max(trues, key=lambda x: x[0], default=(0.0, ()))
         allowed = ("truth", "bluff", "lie") if token is None else (token,)
@@ -509,14 +507,14 @@ class SilverAI:
         k, c = max(trues or falses, key=lambda x: x[0])
         return k, token or "truth", c
 
-    def _push(self, card: str, comp: tuple[str, ...], ctx: H.Ctx) -> float:
+    def _push(self, card: str, comp: tuple[str, ...], ctx: hints.Ctx) -> float:
         """How far the remaining candidates' centroid lies from the treasure (bigger is a better bluff)."""
-        m = H.region(card, comp, ctx) & self.cands
-        nodes = G.bits(m)[::7]
+        m = hints.region(card, comp, ctx) & self.cands
+        nodes = geometry.bits(m)[::7]
         if not nodes or self.t is None:
             return 0.0
-        cx = sum(k % G.W for k in nodes) / len(nodes)
-        cy = sum(k // G.W for k in nodes) / len(nodes)
+        cx = sum(k % geometry.W for k in nodes) / len(nodes)
+        cy = sum(k // geometry.W for k in nodes) / len(nodes)
         return math.hypot(cx - self.t[0], cy - self.t[1])
 
     def on_hint_card(self) -> str:
@@ -531,12 +529,12 @@ class SilverAI:
         credit = self.v["chests"]["credit"]
         best, best_score = cards[0], -1.0
         plain_best = max(
-            (self.plan(a.split()[1], None, ctx)[0] for a in cards if not H.CARDS[a.split()[1]].chest), default=0.0
+            (self.plan(a.split()[1], None, ctx)[0] for a in cards if not hints.CARDS[a.split()[1]].chest), default=0.0
         )
         for a in cards:
             cid = a.split()[1]
             score = self.plan(cid, None, ctx)[0]
-            if H.CARDS[cid].chest and credit == 1 and plain_best >= 0.6:
+            if hints.CARDS[cid].chest and credit == 1 and plain_best >= 0.6:
                 score -= 0.5
             if score > best_score:
                 best, best_score = a, score
@@ -563,12 +561,12 @@ class SilverAI:
     def _fog_wanted(self) -> bool:
         if self.t is None:
             return False
-        return any(G.d2(hu(m["pos"]), self.t) <= 144 for m in self.v["miniatures"].values())
+        return any(geometry.d2(geometry.hu(m["pos"]), self.t) <= 144 for m in self.v["miniatures"].values())
 
     def on_fog(self) -> str:
         if self.level == "easy" or self.t is None:
             return self.rnd.choice(self.legal)
-        minis = sorted((hu(m["pos"]) for m in self.v["miniatures"].values()), key=lambda p: G.d2(p, self.t))
+        minis = sorted((geometry.hu(m["pos"]) for m in self.v["miniatures"].values()), key=lambda p: geometry.d2(p, self.t))
         p = minis[0]
         laid = len(self.v["fog"]) % 3
         frac = (laid + 1) / 4
@@ -585,7 +583,7 @@ class SilverAI:
     def on_prison(self) -> str:
         if self.t is None or self.level == "easy":
             return self.rnd.choice(self.legal)
-        return min(self.legal, key=lambda a: G.d2(self.g.towers[a.split()[1]], self.t))
+        return min(self.legal, key=lambda a: geometry.d2(self.g.towers[a.split()[1]], self.t))
 
     def on_prison_trick(self) -> str:
         if self.level != "easy" and "trick mutiny" in self.legal:
@@ -599,23 +597,23 @@ class SilverAI:
         credit = self.v["chests"]["credit"]
         day = self.v["day"]
         soon = any(c["event"] in ("starting", "black") and day < c["day"] <= day + 3 for c in self.v["calendar"])
-        chest_cards = [c for c in hand if H.CARDS[c].chest]
+        chest_cards = [c for c in hand if hints.CARDS[c].chest]
         if not (chest_cards and credit <= 0 and soon):
             return "nothing"
         gives = [a for a in self.legal if a.startswith("give ") and not a.endswith("traitor")]
         ctxp = self.priv.get("chest_ctx") or {}
-        p = hu(ctxp["pos"]) if ctxp.get("pos") else None
+        p = geometry.hu(ctxp["pos"]) if ctxp.get("pos") else None
         order = []
         for a in gives:
             tok = a.split()[1]
             if tok in ("west", "east", "notdistrict") and p is not None:
                 if tok == "west":
-                    ex = self.g.legal_mask & ~G.halfplane_mask(self.map_id, p, "W")
+                    ex = self.g.legal_mask & ~geometry.halfplane_mask(self.map_id, p, "W")
                 elif tok == "east":
-                    ex = self.g.legal_mask & ~G.halfplane_mask(self.map_id, p, "E")
+                    ex = self.g.legal_mask & ~geometry.halfplane_mask(self.map_id, p, "E")
                 else:
-                    ex = self.g.district_mask[self.g.district[G.node(*p)]]
-                share = G.popcount(ex & self.cands) / max(1, G.popcount(self.cands))
+                    ex = self.g.district_mask[self.g.district[geometry.node(*p)]]
+                share = geometry.popcount(ex & self.cands) / max(1, geometry.popcount(self.cands))
                 if share < 0.1:
                     order.append((0, share, a))
             else:
@@ -632,10 +630,10 @@ class SilverAI:
         if self.level == "easy":
             return self.rnd.choice(self.legal)
         m = self.priv.get("compass_mini") or self.v["active"]
-        here = hu(self.v["miniatures"][m]["pos"])
+        here = geometry.hu(self.v["miniatures"][m]["pos"])
         best, best_n = self.legal[0], None
         for a in self.legal:
-            n = G.popcount(G.sector_mask(self.map_id, here, H.COMPASS[a.split()[1]]) & self.cands)
+            n = geometry.popcount(geometry.sector_mask(self.map_id, here, hints.COMPASS[a.split()[1]]) & self.cands)
             if best_n is None or n < best_n:
                 best, best_n = a, n
         return best
@@ -646,7 +644,7 @@ class SilverAI:
         figs = self.v["silver"]["figures"]
         idx = self.v["silver"]["fig"] or 0
         fig = figs[idx]
-        here = hu(fig["pos"])
+        here = geometry.hu(fig["pos"])
         real = self.priv.get("real_figure")
         goal = self.t
         if fig["id"] != real and self.t is not None:
@@ -658,11 +656,11 @@ class SilverAI:
 
     def _decoy_goal(self, fig_id: str) -> Pt | None:
         assert self.t is not None
-        far = [k for k in G.bits(self.cands) if G.d2(G.ij(k), self.t) > 400]
+        far = [k for k in geometry.bits(self.cands) if geometry.d2(geometry.ij(k), self.t) > 400]
         if not far:
             return None
         idx = ("ABC".index(fig_id) * 7919 + self.t[0] * 31 + self.t[1]) % len(far)
-        return G.ij(far[idx])
+        return geometry.ij(far[idx])
 
     def on_phantom(self) -> str:
         return self.rnd.choice(self.legal)

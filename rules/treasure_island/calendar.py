@@ -1,4 +1,5 @@
-"""The two calendar sides (spec §2.9), the trick cards (§3.12) and the seating helpers of setup (§2.10)."""
+"""The two calendar sides (docs/games/treasure_island.md#two-calendar-sides), the trick cards (docs/games/treasure_island.md#trick-windows) and the seating
+helpers of setup (docs/games/treasure_island.md#seats)."""
 
 from __future__ import annotations
 
@@ -101,3 +102,12 @@ def counter_clockwise_from(silver: int, n: int) -> list[int]:
 
 def clockwise_from(silver: int, n: int) -> list[int]:
     return [(silver + k) % n for k in range(1, n)]
+
+#: the expansion's trick cards (docs/games/treasure_island.md#trick-windows)
+TRICK_EFFECTS: dict[str, str] = {
+    "lie": "(1 point) play as a hint's token: the hint must be false",
+    "fog": "(1 point) before a hint: three fog banks block moves for three days",
+    "mutiny": "(1 point) Long John Silver chooses his own prison tower",
+    "traitor": "(2 points) slip into a chest: its receiver wins with Long John Silver",
+    "phantom": "(2 points) at the escape: three Silvers leave the tower, only he knows the real one",
+}

@@ -1,4 +1,5 @@
-"""Exact half-mile geometry (spec §2.1–§2.2, rules G1–G15) and the static per-map tables built from it.
+"""Exact half-mile geometry (the rules G1–G15 of docs/games/treasure_island.md#geometry-rules) and the static
+per-map tables built from it.
 
 Everything is integer arithmetic on half-mile units ("hu"): a node is ``(i, j) = (2x, 2y)`` and its index is
 ``k = j * 73 + i``. Node sets are Python ints used as bitsets over those indices, so hint regions, search
@@ -8,11 +9,12 @@ coverage and candidate sets combine with ``&``, ``|`` and ``~`` at C speed.
 from __future__ import annotations
 
 import base64
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
-from rules.treasure_island.maps import MAPS
+from rules.treasure_island.board import MAPS
 
 W = 73  # nodes per row (x = 0 … 36 miles)
 H = 57  # rows (y = 0 … 28 miles)
@@ -47,8 +49,18 @@ def fmt(p: Pt) -> str:
     return f"{fmt_mile(p[0])},{fmt_mile(p[1])}"
 
 
+def miles_between(a: Pt, b: Pt) -> str:
+    """The distance from ``a`` to ``b`` in miles, as narration writes it (``4.5``)."""
+    return f"{math.sqrt(d2(a, b)) / 2:.1f}".rstrip("0").rstrip(".")
+
+
 def fmt_k(k: int) -> str:
-    return fmt(ij(k))
+    """Canonical text of the node with index ``k``."""
+    return NODE_TEXT[k]
+
+
+#: every node's canonical text by index, made once: legal lists spell thousands of points per decision
+NODE_TEXT: tuple[str, ...] = tuple(fmt(ij(k)) for k in range(N))
 
 
 @lru_cache(maxsize=4096)  # pickers label thousands of destinations per decision; the same points recur (≈0.7 MB full)

@@ -1,4 +1,4 @@
-"""Every hint card as data plus an exact predicate (spec §2.7).
+"""Every hint card as data plus an exact predicate (docs/games/treasure_island.md#hints).
 
 A hint's parameters are chosen one at a time (``say <value>``). ``holds`` answers "is this statement true for a
 treasure at T?" and ``region`` gives the same answer for every legal node at once as a bitset; a test checks the
@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rules.treasure_island import geometry as G
+from rules.treasure_island import geometry
+from rules.treasure_island.board import MAPS
 from rules.treasure_island.geometry import Pt
 
 NAMES = {
@@ -73,6 +74,36 @@ COMPASS: dict[str, tuple[str, str]] = {
 BANDS = {"0-3": (None, 6), "3-6": (6, 12), "6-9": (12, 18), "9-12": (18, 24), "12+": (24, None)}
 
 
+#: what each hint card tells when Long John Silver plays it (docs/games/treasure_island.md#the-hint-decks); ⛁ a chest-icon card
+EFFECTS: dict[str, str] = {
+    "S1": "the treasure's altitude: the height band it lies in",
+    "S2": "the treasure lies N, E, S or W of a pirate (a half-plane)",
+    "S3": "the treasure is within or beyond 4, 8 or 12 miles of a pirate",
+    "S4": "⛁ the treasure is within or beyond 1-4 miles of the sea",
+    "S5": "the treasure is within or beyond 4, 8 or 12 miles of a landmark",
+    "S6": "⛁ the kind of land the treasure lies in",
+    "S7": "⛁ the treasure is within or beyond 5 or 10 miles of his tower",
+    "S8": "the treasure lies above or below a contour line",
+    "B1": "the quadrant around a pirate the treasure lies in",
+    "B2": "the treasure is closer to one pirate than to another",
+    "B3": "the treasure is closer to one landmark than to another",
+    "B4": "a pirate within 4 miles of the treasure, or none",
+    "B5": "the treasure lies in a district or one of its neighbours",
+    "B6": "the direction of the treasure from a landmark",
+    "B7": "the treasure is on the same or the other bank of the river as a pirate",
+    "B8": "⛁ the treasure is in a pirate's district, or in none of theirs",
+    "B9": "⛁ the treasure is in neither of two districts",
+    "B10": "⛁ a landmark within 3 miles of the treasure, or none",
+    "B11": "the treasure's distance band from a pirate",
+    "B12": "the treasure is higher than, level with or lower than a pirate",
+}
+
+
+def title(card: str) -> str:
+    """A hint card's id and name (``S5 Pacing Off``)."""
+    return f"{card} {CARDS[card].name}" if card in CARDS else card
+
+
 def id_num(card_id: str) -> int:
     return int(card_id[1:])
 
@@ -102,8 +133,8 @@ def _dists(rs: tuple[int, ...]) -> list[str]:
 
 
 def values(kind: str, ctx: Ctx, chosen: tuple[str, ...]) -> list[str]:
-    """The legal-action order of one parameter's values (§2.7)."""
-    g = G.geo(ctx.map_id)
+    """The legal-action order of one parameter's values (docs/games/treasure_island.md#the-action-language)."""
+    g = geometry.geo(ctx.map_id)
     minis = [m for m, _ in ctx.minis]
     if kind == "mini":
         return minis
@@ -172,17 +203,17 @@ def _dist_parse(v: str) -> tuple[bool, int]:
     return word == "within", int(r)
 
 
-def _alt(g: G.Geo, p: Pt) -> int:
-    return g.altitude[G.node(*p)]
+def _alt(g: geometry.Geo, p: Pt) -> int:
+    return g.altitude[geometry.node(*p)]
 
 
-def _district(g: G.Geo, p: Pt) -> int:
-    return g.district[G.node(*p)]
+def _district(g: geometry.Geo, p: Pt) -> int:
+    return g.district[geometry.node(*p)]
 
 
 def holds(card_id: str, vals: tuple[str, ...], ctx: Ctx, t: Pt) -> bool:
     """Whether the statement is true for a treasure at node t (t a legal location)."""
-    g = G.geo(ctx.map_id)
+    g = geometry.geo(ctx.map_id)
     c = card_id
     if c == "S1":
         return _alt(g, t) == int(vals[0].split("-")[1])
@@ -193,16 +224,16 @@ def holds(card_id: str, vals: tuple[str, ...], ctx: Ctx, t: Pt) -> bool:
     if c in ("S3", "S5"):
         p = ctx.pos(vals[0]) if c == "S3" else g.landmarks[vals[0]]
         within, r = _dist_parse(vals[1])
-        return (G.d2(t, p) <= (2 * r) ** 2) == within
+        return (geometry.d2(t, p) <= (2 * r) ** 2) == within
     if c == "S4":
         within, r = _dist_parse(vals[0])
         return g.sea_within(t, 2 * r) == within
     if c == "S6":
         word, terr = vals[0].split("-")
-        return (g.terrain[G.node(*t)] == terr) == (word == "in")
+        return (g.terrain[geometry.node(*t)] == terr) == (word == "in")
     if c == "S7":
         within, r = _dist_parse(vals[0])
-        return (G.d2(t, ctx.tower[1]) <= (2 * r) ** 2) == within
+        return (geometry.d2(t, ctx.tower[1]) <= (2 * r) ** 2) == within
     if c == "S8":
         word, k = vals[0].split("-")
         return (_alt(g, t) >= int(k)) == (word == "above")
@@ -213,13 +244,13 @@ def holds(card_id: str, vals: tuple[str, ...], ctx: Ctx, t: Pt) -> bool:
         ok_ew = t[0] >= p[0] if "E" in q else t[0] <= p[0]
         return ok_ns and ok_ew
     if c == "B2":
-        return G.d2(t, ctx.pos(vals[0])) <= G.d2(t, ctx.pos(vals[1]))
+        return geometry.d2(t, ctx.pos(vals[0])) <= geometry.d2(t, ctx.pos(vals[1]))
     if c == "B3":
-        return G.d2(t, g.landmarks[vals[0]]) <= G.d2(t, g.landmarks[vals[1]])
+        return geometry.d2(t, g.landmarks[vals[0]]) <= geometry.d2(t, g.landmarks[vals[1]])
     if c == "B4":
         if vals[0] == "none":
-            return all(G.d2(t, p) > 64 for _, p in ctx.minis)
-        return G.d2(t, ctx.pos(vals[0])) <= 64
+            return all(geometry.d2(t, p) > 64 for _, p in ctx.minis)
+        return geometry.d2(t, ctx.pos(vals[0])) <= 64
     if c == "B5":
         d = int(vals[0][1:])
         dt = _district(g, t)
@@ -236,11 +267,11 @@ def holds(card_id: str, vals: tuple[str, ...], ctx: Ctx, t: Pt) -> bool:
         return _district(g, t) not in (int(vals[0][1:]), int(vals[1][1:]))
     if c == "B10":
         if vals[0] == "none":
-            return all(G.d2(t, p) > 36 for p in g.landmarks.values())
-        return G.d2(t, g.landmarks[vals[0]]) <= 36
+            return all(geometry.d2(t, p) > 36 for p in g.landmarks.values())
+        return geometry.d2(t, g.landmarks[vals[0]]) <= 36
     if c == "B11":
         lo, hi = BANDS[vals[1]]
-        dd = G.d2(t, ctx.pos(vals[0]))
+        dd = geometry.d2(t, ctx.pos(vals[0]))
         return (lo is None or dd > lo * lo) and (hi is None or dd <= hi * hi)
     if c == "B12":
         at, ap = _alt(g, t), _alt(g, ctx.pos(vals[0]))
@@ -255,7 +286,7 @@ def region(card_id: str, vals: tuple[str, ...], ctx: Ctx) -> int:
 
 @lru_cache(maxsize=1024)  # ≈0.7 KB an entry; the hit rate levels off at 256 entries
 def _region(card_id: str, vals: tuple[str, ...], ctx: Ctx) -> int:
-    g = G.geo(ctx.map_id)
+    g = geometry.geo(ctx.map_id)
     legal = g.legal_mask
     mid = ctx.map_id
     c = card_id
@@ -263,7 +294,7 @@ def _region(card_id: str, vals: tuple[str, ...], ctx: Ctx) -> int:
         return g.alt_mask[int(vals[0].split("-")[1])]
     if c in ("S2", "B6"):
         p = ctx.pos(vals[0]) if c == "S2" else g.landmarks[vals[0]]
-        return G.halfplane_mask(mid, p, vals[1])
+        return geometry.halfplane_mask(mid, p, vals[1])
     if c in ("S3", "S5", "S7"):
         if c == "S7":
             p, dv = ctx.tower[1], vals[0]
@@ -271,7 +302,7 @@ def _region(card_id: str, vals: tuple[str, ...], ctx: Ctx) -> int:
             p = ctx.pos(vals[0]) if c == "S3" else g.landmarks[vals[0]]
             dv = vals[1]
         within, r = _dist_parse(dv)
-        return G.disc_mask(mid, p, (2 * r) ** 2, within)
+        return geometry.disc_mask(mid, p, (2 * r) ** 2, within)
     if c == "S4":
         within, r = _dist_parse(vals[0])
         return g.sea_mask[r] if within else legal & ~g.sea_mask[r]
@@ -285,18 +316,18 @@ def _region(card_id: str, vals: tuple[str, ...], ctx: Ctx) -> int:
             above |= g.alt_mask[lvl]
         return above if word == "above" else legal & ~above
     if c == "B1":
-        return G.halfplane_mask(mid, ctx.pos(vals[0]), vals[1])
+        return geometry.halfplane_mask(mid, ctx.pos(vals[0]), vals[1])
     if c == "B2":
-        return G.closer_mask(mid, ctx.pos(vals[0]), ctx.pos(vals[1]))
+        return geometry.closer_mask(mid, ctx.pos(vals[0]), ctx.pos(vals[1]))
     if c == "B3":
-        return G.closer_mask(mid, g.landmarks[vals[0]], g.landmarks[vals[1]])
+        return geometry.closer_mask(mid, g.landmarks[vals[0]], g.landmarks[vals[1]])
     if c == "B4":
         if vals[0] == "none":
             m = legal
             for _, p in ctx.minis:
-                m &= G.disc_mask(mid, p, 64, False)
+                m &= geometry.disc_mask(mid, p, 64, False)
             return m
-        return G.disc_mask(mid, ctx.pos(vals[0]), 64, True)
+        return geometry.disc_mask(mid, ctx.pos(vals[0]), 64, True)
     if c == "B5":
         d = int(vals[0][1:])
         m = g.district_mask[d]
@@ -320,15 +351,15 @@ def _region(card_id: str, vals: tuple[str, ...], ctx: Ctx) -> int:
         if vals[0] == "none":
             m = legal
             for p in g.landmarks.values():
-                m &= G.disc_mask(mid, p, 36, False)
+                m &= geometry.disc_mask(mid, p, 36, False)
             return m
-        return G.disc_mask(mid, g.landmarks[vals[0]], 36, True)
+        return geometry.disc_mask(mid, g.landmarks[vals[0]], 36, True)
     if c == "B11":
         lo, hi = BANDS[vals[1]]
         p = ctx.pos(vals[0])
-        m = legal if hi is None else G.disc_mask(mid, p, hi * hi, True)
+        m = legal if hi is None else geometry.disc_mask(mid, p, hi * hi, True)
         if lo is not None:
-            m &= G.disc_mask(mid, p, lo * lo, False)
+            m &= geometry.disc_mask(mid, p, lo * lo, False)
         return m
     if c == "B12":
         ap = _alt(g, ctx.pos(vals[0]))
@@ -342,28 +373,28 @@ def _region(card_id: str, vals: tuple[str, ...], ctx: Ctx) -> int:
 
 def frozen(card_id: str, vals: tuple[str, ...], ctx: Ctx) -> dict[str, str]:
     """The named nodes the statement uses, as text, stored with the played hint."""
-    g = G.geo(ctx.map_id)
+    g = geometry.geo(ctx.map_id)
     out: dict[str, str] = {}
     for v in vals:
         if v in NAMES:
-            out[v] = G.fmt(ctx.pos(v))
+            out[v] = geometry.fmt(ctx.pos(v))
         elif v in g.landmarks:
-            out[v] = G.fmt(g.landmarks[v])
+            out[v] = geometry.fmt(g.landmarks[v])
         elif v == "none" and card_id in ("B4", "B8"):
             for m, p in ctx.minis:
-                out[m] = G.fmt(p)
+                out[m] = geometry.fmt(p)
     if card_id == "S7":
-        out[ctx.tower[0]] = G.fmt(ctx.tower[1])
+        out[ctx.tower[0]] = geometry.fmt(ctx.tower[1])
     return out
 
 
 def text(card_id: str, vals: tuple[str, ...], ctx: Ctx) -> str:
-    """The public statement (§2.7)."""
-    g = G.geo(ctx.map_id)
+    """The public statement (docs/games/treasure_island.md#the-hint-decks)."""
+    g = geometry.geo(ctx.map_id)
     c = card_id
 
     def who(m: str) -> str:
-        return f"{NAMES[m]} ({G.fmt(ctx.pos(m))})"
+        return f"{NAMES[m]} ({geometry.fmt(ctx.pos(m))})"
 
     def lm(lid: str) -> str:
         return f"{lid} {_landmark_name(ctx.map_id, lid)}"
@@ -436,8 +467,6 @@ def text(card_id: str, vals: tuple[str, ...], ctx: Ctx) -> str:
 
 
 def _landmark_name(map_id: str, lid: str) -> str:
-    from rules.treasure_island.maps import MAPS
-
     for lm in MAPS[map_id]["landmarks"]:
         if lm["id"] == lid:
             return lm["name"]
@@ -454,4 +483,4 @@ def _terrain_word(map_id: str, terr: str) -> str:
 
 def compass_true(card: str, p: Pt, t: Pt) -> bool:
     """A Compass card is true at p when T's sector is neither of its skulls (every card when T == p)."""
-    return G.sector(p, t) not in COMPASS[card]
+    return geometry.sector(p, t) not in COMPASS[card]

@@ -12,7 +12,7 @@ hint that holds, else Bluff, else Lie), the other pirates' District Hints from t
 treasure, compass cards that are true at the other pirates' compass spots, chests by each miniature's public
 count (items a miniature has used among them; clues only when true where it searched), Silver's hint hand and
 decks from the cards not yet played (his hand always offers a legal hint when he is choosing one). Another
-pirate is never the traitor; the real Silver after a Phantom is drawn among A, B and C.
+pirate is never the traitor; the real Silver after a Phantom is drawn among A, B and calendar.
 The draws ignore how Silver chooses (he would rather give true hints that say little): the treasure is uniform
 over what the rules allow, not weighted by his likely play.
 """
@@ -23,18 +23,14 @@ import random
 from typing import Any
 
 from rules.core import State, clone
-
-from . import calendar as C
-from . import engine as E
-from . import geometry as G
-from . import hints as H
+from rules.treasure_island import calendar, days, geometry, hints, model
 
 TRIES = 30
 TREASURE_TRIES = 300
 
 
 def _hu(p: list[float]) -> list[int]:
-    return list(G.hu(p))
+    return list(geometry.hu(p))
 
 
 def _trail(trail: list[list[Any]]) -> list[list[Any]]:
@@ -45,19 +41,19 @@ def sample(view: dict[str, Any], seat: int, rng: random.Random) -> State:
     """A legal state whose view for ``seat`` is ``view``; what the seat cannot see drawn with ``rng``."""
     base = _public_state(view)
     silver = view["silver_seat"]
-    s: State = base
+    state: State = base
     for _ in range(TRIES):
-        s = clone(base)
-        if _fill_secrets(s, view, seat, silver, rng, strict=True):
+        state = clone(base)
+        if _fill_secrets(state, view, seat, silver, rng, strict=True):
             break
     else:
         # nothing fits every constraint we check (our guesses at where chests were handed out can be wrong):
         # keep the view exact and let the hidden parts bend
-        s = clone(base)
-        _fill_secrets(s, view, seat, silver, rng, strict=False)
-    s["seed"] = f"{rng.getrandbits(64):016x}"
-    s["rng_n"] = rng.randrange(1 << 20)
-    return s
+        state = clone(base)
+        _fill_secrets(state, view, seat, silver, rng, strict=False)
+    state["seed"] = f"{rng.getrandbits(64):016x}"
+    state["rng_n"] = rng.randrange(1 << 20)
+    return state
 
 
 # -- what every seat sees ---------------------------------------------------------------------------------------
@@ -68,9 +64,9 @@ def _public_state(v: dict[str, Any]) -> State:
     owner = {m: v["miniatures"][m]["owner"] for m in order}
     pass_idx = {m: k for p in v["players"] for k, m in enumerate(p["minis"])}
     silver = v["silver_seat"]
-    per = C.minis_each(n)
+    per = calendar.minis_each(n)
     char_of = {(owner[m], pass_idx[m]): m for m in order}
-    deal_order = [char_of[sp] for sp in C.passes(C.clockwise_from(silver, n), per)]
+    deal_order = [char_of[sp] for sp in calendar.passes(calendar.clockwise_from(silver, n), per)]
     minis: dict[str, Any] = {}
     for m in order:
         mv = v["miniatures"][m]
@@ -87,15 +83,15 @@ def _public_state(v: dict[str, Any]) -> State:
             "items_used": list(mv["items_used"]),
         }
     played = [c for c in v["calendar"] if c["active"] is not None]
-    hints = []
+    hint_rows = []
     for i, h in enumerate(v["hints"]):
         hh = dict(h)
         hh["token"] = "truth" if i == 0 else "hidden"
-        hints.append(hh)
-    calendar = []
+        hint_rows.append(hh)
+    calendar_rows = []
     for c in played:
         tok = None if c["hint"] is None else ("truth" if c["hint"] == 0 else "hidden")
-        calendar.append(
+        calendar_rows.append(
             {
                 "day": c["day"],
                 "stars": c["stars"],
@@ -147,8 +143,8 @@ def _public_state(v: dict[str, Any]) -> State:
         "tower": tower,
         "figures": figures,
         "real": None,
-        "calendar": calendar,
-        "hints": hints,
+        "calendar": calendar_rows,
+        "hints": hint_rows,
         "hint_tokens": [],
         "searches": searches,
         "compass_uses": [{**c, "pos": _hu(c["pos"])} for c in v["compass_uses"]],
@@ -188,199 +184,199 @@ def _tower_of(v: dict[str, Any], figures: list[dict[str, Any]]) -> str:
 
 
 # -- the steps hidden behind a coarse name ------------------------------------------------------------------------
-def _steps(s: State, v: dict[str, Any], seat: int, silver: int) -> None:
+def _steps(state: State, v: dict[str, Any], seat: int, silver: int) -> None:
     """The exact step, its pending record and the escape bookkeeping, from what the view shows."""
     step = v["step"]
     day = v["day"]
     if seat == silver:
-        s["state"] = step
+        state["state"] = step
         priv = v["private"]
-        s["pending"] = clone(priv["pending"])
+        state["pending"] = clone(priv["pending"])
         if priv["chest_ctx"]:
-            s["chest_ctx"] = {**priv["chest_ctx"], "pos": _hu(priv["chest_ctx"]["pos"])}
-        s["compass_mini"] = priv["compass_mini"]
+            state["chest_ctx"] = {**priv["chest_ctx"], "pos": _hu(priv["chest_ctx"]["pos"])}
+        state["compass_mini"] = priv["compass_mini"]
     elif step == "hint":
         fog_today = any(t["card"] == "fog" and t["day"] == day for t in v["tricks_public"])
         laid = sum(1 for f in v["fog"] if f["laid"] == day)
         if fog_today and laid < 3:
-            s["state"] = "fog"
-            s["pending"] = {"card": None, "token": None, "params": [], "fog_left": 3 - laid}
+            state["state"] = "fog"
+            state["pending"] = {"card": None, "token": None, "params": [], "fog_left": 3 - laid}
         else:
-            s["state"] = "hint_card"
-            s["pending"] = {"card": None, "token": None, "params": [], "fog_left": -1 if fog_today else 0}
+            state["state"] = "hint_card"
+            state["pending"] = {"card": None, "token": None, "params": [], "fog_left": -1 if fog_today else 0}
     elif step == "prison":
         mutiny = any(t["card"] == "mutiny" and t["day"] == day for t in v["tricks_public"])
-        s["state"] = "prison_trick" if v["to_act"] == [silver] and not mutiny else "prison"
+        state["state"] = "prison_trick" if v["to_act"] == [silver] and not mutiny else "prison"
     elif step == "escape":
-        s["state"] = "escape" if v["silver"]["fig"] is not None else "phantom"
+        state["state"] = "escape" if v["silver"]["fig"] is not None else "phantom"
     else:
-        s["state"] = step
+        state["state"] = step
     if seat != silver:
-        if s["state"] == "chest":
-            last = s["searches"][-1]
+        if state["state"] == "chest":
+            last = state["searches"][-1]
             m = last["by"]
-            s["chest_ctx"] = {
+            state["chest_ctx"] = {
                 "mini": m,
-                "pos": list(s["minis"][m]["pos"]),
+                "pos": list(state["minis"][m]["pos"]),
                 "then": "step" if last["kind"] == "dig" else "turn",
             }
-        elif s["state"] == "compass":
-            s["compass_mini"] = s["compass_uses"][-1]["by"]
-    if s["state"] == "prison":
+        elif state["state"] == "compass":
+            state["compass_mini"] = state["compass_uses"][-1]["by"]
+    if state["state"] == "prison":
         mutiny = any(t["card"] == "mutiny" and t["day"] == day for t in v["tricks_public"])
-        s["prison_by"] = silver if mutiny else s["owner"][s["turn"]["mini"]]
-    if s["state"] == "ride2":
-        s["ride_from"] = list(s["minis"][s["turn"]["mini"]]["pos"])
-    if s["figures"]:
-        s["escape"] = _escape(s, v)
+        state["prison_by"] = silver if mutiny else state["owner"][state["turn"]["mini"]]
+    if state["state"] == "ride2":
+        state["ride_from"] = list(state["minis"][state["turn"]["mini"]]["pos"])
+    if state["figures"]:
+        state["escape"] = _escape(state, v)
 
 
-def _escape(s: State, v: dict[str, Any]) -> dict[str, Any]:
-    queue = E.escape_queue(s)
+def _escape(state: State, v: dict[str, Any]) -> dict[str, Any]:
+    queue = days.escape_queue(state)
     rnd = v["silver"]["round"]
     fig = v["silver"]["fig"]
-    active = s["turn"]["mini"]
-    if s["state"] in ("escape", "phantom"):
+    active = state["turn"]["mini"]
+    if state["state"] in ("escape", "phantom"):
         fig = fig or 0
         qi = -1
-        moves = sum(1 for seg in s["figures"][fig]["trail"] if seg[3] == rnd)
+        runs = sum(1 for seg in state["figures"][fig]["trail"] if seg[3] == rnd)
         first = (
             rnd == 1
             and fig == 0
-            and moves == 0
-            and (s["state"] == "phantom" or (len(s["figures"]) == 1 and not s["figures"][0]["trail"]))
+            and runs == 0
+            and (state["state"] == "phantom" or (len(state["figures"]) == 1 and not state["figures"][0]["trail"]))
         )
     else:
-        fig = len(s["figures"])
+        fig = len(state["figures"])
         qi = queue.index(active) if active in queue else 0
-        moves, first = 0, False
-    return {"round": rnd, "queue": queue, "qi": qi, "fig": fig, "moves": moves, "first": first}
+        runs, first = 0, False
+    return {"round": rnd, "queue": queue, "qi": qi, "fig": fig, "moves": runs, "first": first}
 
 
 # -- secrets ----------------------------------------------------------------------------------------------------
-def _fill_secrets(s: State, v: dict[str, Any], seat: int, silver: int, rng: random.Random, strict: bool) -> bool:
+def _fill_secrets(state: State, v: dict[str, Any], seat: int, silver: int, rng: random.Random, strict: bool) -> bool:
     """Fill every hidden field; False when this draw of the treasure cannot explain the view (draw again)."""
-    _steps(s, v, seat, silver)
-    g = E.geo_of(s)
-    mid = s["options"]["map"]
-    expansion = s["options"]["expansion"] == "on"
-    n = s["n"]
-    trick_hand0 = [t for t in C.TRICK_ORDER if not (t == "traitor" and n == 2)]
-    points0 = int(s["options"]["tricks"]) if expansion else 0
+    _steps(state, v, seat, silver)
+    g = model.geo_of(state)
+    mid = state["options"]["map"]
+    expansion = state["options"]["expansion"] == "on"
+    n = state["n"]
+    trick_hand0 = [t for t in calendar.TRICK_ORDER if not (t == "traitor" and n == 2)]
+    points0 = int(state["options"]["tricks"]) if expansion else 0
     if not (expansion and points0 >= 1):
         trick_hand0, points0 = [], points0
     priv = v.get("private") or {}
     reveal = v.get("reveal")
-    buried = s["state"] != "bury"
+    buried = state["state"] != "bury"
     given: list[dict[str, Any]] | None = None
 
     # the treasure
     if seat == silver:
-        s["treasure"] = _hu(priv["treasure"]) if priv["treasure"] else None
+        state["treasure"] = _hu(priv["treasure"]) if priv["treasure"] else None
     elif reveal:
-        s["treasure"] = _hu(reveal["treasure"]) if reveal["treasure"] else None
+        state["treasure"] = _hu(reveal["treasure"]) if reveal["treasure"] else None
     elif buried:
-        excluded = G.mask_from_b64(priv["certain_excluded"])
-        nodes = G.bits(g.legal_mask & ~excluded & G.ALL)
+        excluded = geometry.mask_from_b64(priv["certain_excluded"])
+        nodes = geometry.bits(g.legal_mask & ~excluded & geometry.ALL)
         if not nodes:  # pragma: no cover - the real treasure is never excluded
-            nodes = G.bits(g.legal_mask)
+            nodes = geometry.bits(g.legal_mask)
         # draw until Silver could have laid the face-down hints' tokens around it (cheap, so many tries)
         # and hand the other pirates chests whose clues hold there (cheap, so many tries)
         for _ in range(TREASURE_TRIES):
-            s["treasure"] = list(G.ij(rng.choice(nodes)))
-            t = tuple(s["treasure"])
-            if _hint_tokens(s, priv, t, trick_hand0, points0, True) is None:
+            state["treasure"] = list(geometry.ij(rng.choice(nodes)))
+            t = tuple(state["treasure"])
+            if _hint_tokens(state, priv, t, trick_hand0, points0, True) is None:
                 continue
-            given = next((g for g in (_sample_given(s, seat, priv, t, rng, True) for _ in range(3)) if g), None)
+            given = next((g for g in (_sample_given(state, seat, priv, t, rng, True) for _ in range(3)) if g), None)
             if given is not None:
                 break
-    t = tuple(s["treasure"]) if s["treasure"] else None
+    t = tuple(state["treasure"]) if state["treasure"] else None
 
     # tokens under the hints, Silver's tokens and tricks
     if seat == silver:
-        s["hint_tokens"] = [priv["hint_tokens"][str(h["day"])] for h in s["hints"]]
-        s["tokens"] = dict(priv["tokens"])
+        state["hint_tokens"] = [priv["hint_tokens"][str(h["day"])] for h in state["hints"]]
+        state["tokens"] = dict(priv["tokens"])
         tr = priv["tricks"]
-        s["tricks"] = {"hand": list(tr["hand"]), "points": tr["points_left"], "played": [dict(x) for x in tr["played"]]}
-        s["traitor"] = priv["traitor"]
-        s["real"] = priv["real_figure"]
+        state["tricks"] = {"hand": list(tr["hand"]), "points": tr["points_left"], "played": [dict(x) for x in tr["played"]]}
+        state["traitor"] = priv["traitor"]
+        state["real"] = priv["real_figure"]
     else:
         if reveal:
-            s["hint_tokens"] = [reveal["tokens"][str(h["day"])] for h in s["hints"]]
+            state["hint_tokens"] = [reveal["tokens"][str(h["day"])] for h in state["hints"]]
             played = [dict(x) for x in reveal["tricks_played"]]
         else:
-            toks = _hint_tokens(s, priv, t, trick_hand0, points0, strict)
+            toks = _hint_tokens(state, priv, t, trick_hand0, points0, strict)
             if toks is None:
                 return False
-            s["hint_tokens"], played = toks
-        used = {k: sum(1 for x in s["hint_tokens"] if x == k) for k in ("truth", "bluff")}
-        s["tokens"] = {"truth": 6 - used["truth"], "bluff": s["bluffs_taken"] - used["bluff"], "lie": 0}
-        s["tricks"] = {
+            state["hint_tokens"], played = toks
+        used = {k: sum(1 for x in state["hint_tokens"] if x == k) for k in ("truth", "bluff")}
+        state["tokens"] = {"truth": 6 - used["truth"], "bluff": state["bluffs_taken"] - used["bluff"], "lie": 0}
+        state["tricks"] = {
             "hand": [c for c in trick_hand0 if c not in {x["card"] for x in played}],
             "points": points0 - sum(x["value"] for x in played),
             "played": played,
         }
         if reveal:
-            s["traitor"] = reveal["traitor"]
-            s["real"] = reveal["real_figure"]
+            state["traitor"] = reveal["traitor"]
+            state["real"] = reveal["real_figure"]
         else:
-            s["traitor"] = seat if priv.get("traitor") else None
-            ids = [f["id"] for f in s["figures"]]
-            s["real"] = (
-                None if s["state"] == "phantom" else (rng.choice(ids) if len(ids) > 1 else (ids[0] if ids else None))
+            state["traitor"] = seat if priv.get("traitor") else None
+            ids = [f["id"] for f in state["figures"]]
+            state["real"] = (
+                None if state["state"] == "phantom" else (rng.choice(ids) if len(ids) > 1 else (ids[0] if ids else None))
             )
 
     # who verified what (the token is the one under the hint)
-    for ver in s["verifications"]:
-        idx = next(i for i, h in enumerate(s["hints"]) if h["day"] == ver["target_day"])
-        who = s["owner"][ver["by"]]
-        s["verified"][who].append({"target_day": ver["target_day"], "token": s["hint_tokens"][idx], "by": ver["by"]})
+    for ver in state["verifications"]:
+        idx = next(i for i, h in enumerate(state["hints"]) if h["day"] == ver["target_day"])
+        who = state["owner"][ver["by"]]
+        state["verified"][who].append({"target_day": ver["target_day"], "token": state["hint_tokens"][idx], "by": ver["by"]})
     if seat != silver:
-        s["memory"][seat] = [dict(x) for x in priv["memory"]]
+        state["memory"][seat] = [dict(x) for x in priv["memory"]]
 
     # District Hints
     if buried:
-        if not _districts(s, v, seat, silver, priv, reveal, g, t, rng) and strict:
+        if not _districts(state, v, seat, silver, priv, reveal, g, t, rng) and strict:
             return False
 
     # compass cards shown
-    if not _compass(s, v, seat, silver, priv, reveal, t, mid, rng, strict):
+    if not _compass(state, v, seat, silver, priv, reveal, t, mid, rng, strict):
         return False
 
     # chests
-    if not _chests(s, v, seat, silver, priv, reveal, t, rng, strict, given) and strict:
+    if not _chests(state, v, seat, silver, priv, reveal, t, rng, strict, given) and strict:
         return False
 
     # Silver's hint cards
     if seat == silver:
-        s["hand"] = list(priv["hand"])
-        s["discards"] = list(priv["discards"])
-    return _hint_cards(s, v, seat, silver, expansion, rng) or not strict
+        state["hand"] = list(priv["hand"])
+        state["discards"] = list(priv["discards"])
+    return _hint_cards(state, v, seat, silver, expansion, rng) or not strict
 
 
 def _hint_tokens(
-    s: State, priv: dict[str, Any], t: tuple[int, int] | None, trick_hand0: list[str], points0: int, strict: bool
+    state: State, priv: dict[str, Any], t: tuple[int, int] | None, trick_hand0: list[str], points0: int, strict: bool
 ) -> tuple[list[str], list[dict[str, Any]]] | None:
     """Tokens for the hints that fit the treasure ``t``, and Silver's tricks played (public and the Lie)."""
     known = {x["target_day"]: x["token"] for x in priv.get("verified", [])}
-    bluff_days = [c["day"] for c in s["calendar"] if c["event"] == "bluff"]
-    public = [dict(x) for x in s["tricks_public"]]
+    bluff_days = [c["day"] for c in state["calendar"] if c["event"] == "bluff"]
+    public = [dict(x) for x in state["tricks_public"]]
     points = points0 - sum(x["value"] for x in public)
-    lie_value, date_a, date_b = C.TRICKS["lie"]
-    lie_last = date_a if s["side"] == "A" else date_b
+    lie_value, date_a, date_b = calendar.TRICKS["lie"]
+    lie_last = date_a if state["side"] == "A" else date_b
     lie_free = "lie" in trick_hand0 and points >= lie_value
     out: list[str] = []
     played = list(public)
     bluffs_used = 0
     truths = 0
-    for i, h in enumerate(s["hints"]):
+    for i, h in enumerate(state["hints"]):
         day = h["day"]
         if i == 0:
             tok = "truth"
         elif day in known:
             tok = known[day]
         else:
-            holds = t is not None and bool(G.mask_from_b64(h["true_mask"]) >> G.node(*t) & 1)
+            holds = t is not None and bool(geometry.mask_from_b64(h["true_mask"]) >> geometry.node(*t) & 1)
             bluffs = sum(1 for d in bluff_days if d <= day) - bluffs_used
             if holds and truths < 6:
                 tok = "truth"
@@ -402,35 +398,35 @@ def _hint_tokens(
             lie_free = False
             played.append({"card": "lie", "day": day, "value": lie_value})
         out.append(tok)
-    if strict and (truths > 6 or bluffs_used > s["bluffs_taken"]):
+    if strict and (truths > 6 or bluffs_used > state["bluffs_taken"]):
         return None
     if priv.get("traitor"):
         # the seat holds the Traitor token, so Silver spent that trick on one of its chests
-        day = min((x["day"] for x in priv.get("info_tokens", [])), default=s["day"])
-        played.append({"card": "traitor", "day": day, "value": C.TRICKS["traitor"][0]})
+        day = min((x["day"] for x in priv.get("info_tokens", [])), default=state["day"])
+        played.append({"card": "traitor", "day": day, "value": calendar.TRICKS["traitor"][0]})
     played.sort(key=lambda x: x["day"])
     return out, played
 
 
 def _districts(
-    s: State,
+    state: State,
     v: dict[str, Any],
     seat: int,
     silver: int,
     priv: dict[str, Any],
     reveal: dict[str, Any] | None,
-    g: G.Geo,
+    g: geometry.Geo,
     t: tuple[int, int] | None,
     rng: random.Random,
 ) -> bool:
     if reveal:
-        s["districts"] = {m: list(d) for m, d in reveal["districts"].items()}
-        s["set_aside"] = reveal["set_aside"]
+        state["districts"] = {m: list(d) for m, d in reveal["districts"].items()}
+        state["set_aside"] = reveal["set_aside"]
     elif seat == silver:
-        s["set_aside"] = priv["districts"]["set_aside"]
+        state["set_aside"] = priv["districts"]["set_aside"]
     else:
         assert t is not None
-        s["set_aside"] = f"D{g.district[G.node(*t)]}"
+        state["set_aside"] = f"D{g.district[geometry.node(*t)]}"
     mine = set(priv.get("minis", [])) if seat != silver else set()
     known: dict[str, list[str]] = {}
     if reveal:
@@ -439,32 +435,32 @@ def _districts(
         for m in mine:
             known[m] = list(priv["districts"][m])
     scrolls: list[str] = []
-    if "charlotte" in s["minis"]:
+    if "charlotte" in state["minis"]:
         if "charlotte" in known:
             scrolls = known["charlotte"][1:3]
         elif seat == silver:
             scrolls = list(priv["districts"]["scrolls"])
-    taken = {s["set_aside"], *scrolls, *(d for ds in known.values() for d in ds)}
-    if s["set_aside"] in {d for ds in known.values() for d in ds}:
+    taken = {state["set_aside"], *scrolls, *(d for ds in known.values() for d in ds)}
+    if state["set_aside"] in {d for ds in known.values() for d in ds}:
         return False
     pool = [f"D{d}" for d in sorted(g.district_mask) if f"D{d}" not in taken]
     rng.shuffle(pool)
-    for m in s["deal_order"]:
+    for m in state["deal_order"]:
         if m in known:
-            s["districts"][m] = list(known[m])
+            state["districts"][m] = list(known[m])
             continue
-        s["districts"][m] = [pool.pop(0)]
+        state["districts"][m] = [pool.pop(0)]
         if m == "charlotte":
             if not scrolls:
                 scrolls, pool = pool[:2], pool[2:]
-            s["districts"][m] += scrolls
-    s["scrolls"] = scrolls
-    s["district_pile"] = pool
+            state["districts"][m] += scrolls
+    state["scrolls"] = scrolls
+    state["district_pile"] = pool
     return len(pool) == v["counts"]["district_pile"]
 
 
 def _compass(
-    s: State,
+    state: State,
     v: dict[str, Any],
     seat: int,
     silver: int,
@@ -477,15 +473,15 @@ def _compass(
 ) -> bool:
     if seat == silver or reveal:
         src = priv["compass_given"] if seat == silver else reveal["compass_given"]  # type: ignore[index]
-        s["compass_given"] = [{**c, "pos": _hu(c["pos"]), "skulls": list(c["skulls"])} for c in src]
+        state["compass_given"] = [{**c, "pos": _hu(c["pos"]), "skulls": list(c["skulls"])} for c in src]
         return True
     own = list(priv["compass"])
     shown = {c["card"] for c in priv["compass"]}
-    pool = [c for c in H.COMPASS if c not in shown]
+    pool = [c for c in hints.COMPASS if c not in shown]
     rng.shuffle(pool)
     out = []
-    answered = list(s["compass_uses"])
-    if s["state"] == "compass":
+    answered = list(state["compass_uses"])
+    if state["state"] == "compass":
         answered = answered[:-1]  # the last use waits for Silver's card
     for use in answered:
         c = next((c for c in own if (c["day"], c["mini"]) == (use["day"], use["by"])), None)
@@ -501,10 +497,10 @@ def _compass(
                 }
             )
             continue
-        fits = [c for c in pool if t is not None and H.compass_true(c, tuple(use["pos"]), t)]
+        fits = [c for c in pool if t is not None and hints.compass_true(c, tuple(use["pos"]), t)]
         if not fits and strict:
             return False
-        fits = fits or pool or list(H.COMPASS)
+        fits = fits or pool or list(hints.COMPASS)
         card = fits[0]
         if card in pool:
             pool.remove(card)
@@ -514,15 +510,15 @@ def _compass(
                 "mini": use["by"],
                 "pos": list(use["pos"]),
                 "card": card,
-                "skulls": list(H.COMPASS[card]),
+                "skulls": list(hints.COMPASS[card]),
             }
         )
-    s["compass_given"] = out
+    state["compass_given"] = out
     return True
 
 
 def _chests(
-    s: State,
+    state: State,
     v: dict[str, Any],
     seat: int,
     silver: int,
@@ -536,57 +532,57 @@ def _chests(
     if seat == silver or reveal:
         given = [dict(x) for x in (priv["given"] if seat == silver else reveal["given"])]  # type: ignore[index]
     else:
-        given = given or _sample_given(s, seat, priv, t, rng, strict)
+        given = given or _sample_given(state, seat, priv, t, rng, strict)
         if given is None:
             return False
-    s["given"] = given
-    s["chest_tokens"] = [tok for tok in C.CHEST_TOKENS if tok not in {x["token"] for x in given}]
+    state["given"] = given
+    state["chest_tokens"] = [tok for tok in calendar.CHEST_TOKENS if tok not in {x["token"] for x in given}]
     for x in given:
-        who = s["owner"][x["mini"]]
-        s["received"][who] = True
-        if x["token"] in C.ITEMS:
-            s["items"][who].append(x["token"])
+        who = state["owner"][x["mini"]]
+        state["received"][who] = True
+        if x["token"] in calendar.ITEMS:
+            state["items"][who].append(x["token"])
         else:
-            s["info_tokens"][who].append(
-                {"day": x["day"], "mini": x["mini"], "pos": _search_pos(s, x["mini"], x["day"]), "token": x["token"]}
+            state["info_tokens"][who].append(
+                {"day": x["day"], "mini": x["mini"], "pos": _search_pos(state, x["mini"], x["day"]), "token": x["token"]}
             )
-    for m, mi in s["minis"].items():
+    for m, mi in state["minis"].items():
         for item in mi["items_used"]:
-            items = s["items"][s["owner"][m]]
+            items = state["items"][state["owner"][m]]
             if item in items:
                 items.remove(item)
     if seat != silver:
-        s["items"][seat] = list(priv["items"])
-        s["received"][seat] = priv["received"]
-        s["info_tokens"][seat] = [{**x, "pos": _hu(x["pos"])} for x in priv["info_tokens"]]
-    return len(s["chest_tokens"]) == v["chests"]["left"]
+        state["items"][seat] = list(priv["items"])
+        state["received"][seat] = priv["received"]
+        state["info_tokens"][seat] = [{**x, "pos": _hu(x["pos"])} for x in priv["info_tokens"]]
+    return len(state["chest_tokens"]) == v["chests"]["left"]
 
 
-def _stand(s: State, sr: dict[str, Any]) -> list[int]:
+def _stand(state: State, sr: dict[str, Any]) -> list[int]:
     """Where the searcher stood when ``sr`` ended (the chest's spot): the anchor, except for the two specials
     that search from afar, where it is the last place the trail reached by that day."""
     if sr["kind"] not in ("monkey", "spyglass"):
         return list(sr["anchor"])
-    trail = [seg for seg in s["minis"][sr["by"]]["trail"] if seg[3] <= sr["day"]]
-    return list(trail[-1][1]) if trail else list(s["minis"][sr["by"]]["pos"])
+    trail = [seg for seg in state["minis"][sr["by"]]["trail"] if seg[3] <= sr["day"]]
+    return list(trail[-1][1]) if trail else list(state["minis"][sr["by"]]["pos"])
 
 
-def _search_pos(s: State, m: str, day: int) -> list[int]:
+def _search_pos(state: State, m: str, day: int) -> list[int]:
     """Where ``m`` stood when a chest followed its search on ``day``."""
-    mine = [sr for sr in s["searches"] if sr["by"] == m and sr["day"] == day]
-    return _stand(s, mine[-1]) if mine else list(s["minis"][m]["pos"])
+    mine = [sr for sr in state["searches"] if sr["by"] == m and sr["day"] == day]
+    return _stand(state, mine[-1]) if mine else list(state["minis"][m]["pos"])
 
 
 def _sample_given(
-    s: State, seat: int, priv: dict[str, Any], t: tuple[int, int] | None, rng: random.Random, strict: bool
+    state: State, seat: int, priv: dict[str, Any], t: tuple[int, int] | None, rng: random.Random, strict: bool
 ) -> list[dict[str, Any]] | None:
     """The chests handed out so far: the seat's own exactly, the others by each miniature's public count, each
     after a distinct failed search of that miniature."""
     mine = set(priv["minis"])
     given: list[dict[str, Any]] = []
-    searches = {m: [sr for sr in s["searches"] if sr["by"] == m] for m in s["minis"]}
-    if s["state"] == "chest":
-        searches[s["searches"][-1]["by"]] = searches[s["searches"][-1]["by"]][:-1]  # its chest is not decided yet
+    searches = {m: [sr for sr in state["searches"] if sr["by"] == m] for m in state["minis"]}
+    if state["state"] == "chest":
+        searches[state["searches"][-1]["by"]] = searches[state["searches"][-1]["by"]][:-1]  # its chest is not decided yet
 
     def after_search(m: str, day: int | None = None) -> dict[str, Any] | None:
         pool = searches[m]
@@ -599,41 +595,41 @@ def _sample_given(
         return sr
 
     own_tokens = [x["token"] for x in priv["info_tokens"]]
-    own_items = list(priv["items"]) + [i for m in mine for i in s["minis"][m]["items_used"]]
+    own_items = list(priv["items"]) + [i for m in mine for i in state["minis"][m]["items_used"]]
     own_tokens += own_items
-    count = {m: s["minis"][m]["chests"] for m in s["minis"]}
+    count = {m: state["minis"][m]["chests"] for m in state["minis"]}
     for x in priv["info_tokens"]:
         after_search(x["mini"], x["day"])
         given.append({"day": x["day"], "mini": x["mini"], "token": x["token"], "traitor": False})
         count[x["mini"]] -= 1
     for item in own_items:
-        user = next((m for m in mine if item in s["minis"][m]["items_used"]), None)
+        user = next((m for m in mine if item in state["minis"][m]["items_used"]), None)
         holder = user if user is not None and count[user] > 0 else next((m for m in mine if count[m] > 0), None)
         if holder is None:
             return None
         count[holder] -= 1
         sr = after_search(holder)
-        given.append({"day": sr["day"] if sr else s["day"], "mini": holder, "token": item, "traitor": False})
+        given.append({"day": sr["day"] if sr else state["day"], "mini": holder, "token": item, "traitor": False})
     if priv.get("traitor") and given:
         given[0]["traitor"] = True
-    pool = [tok for tok in C.CHEST_TOKENS if tok not in own_tokens]
+    pool = [tok for tok in calendar.CHEST_TOKENS if tok not in own_tokens]
     rng.shuffle(pool)
-    for other in range(s["n"]):
-        minis = [m for m in s["order"] if s["owner"][m] == other and m not in mine]
+    for other in range(state["n"]):
+        minis = [m for m in state["order"] if state["owner"][m] == other and m not in mine]
         # items are the seat's, whichever of its miniatures opened them
-        need = [i for m in minis for i in s["minis"][m]["items_used"]]
+        need = [i for m in minis for i in state["minis"][m]["items_used"]]
         slots = [m for m in minis for _ in range(count[m])]
         if strict and (len(need) > len(slots) or any(i not in pool for i in need)):
             return None
         rng.shuffle(slots)
         for m in slots:
             sr = after_search(m)
-            day = sr["day"] if sr else s["day"]
+            day = sr["day"] if sr else state["day"]
             if need and need[0] in pool:
                 tok = need.pop(0)
             else:
-                pos = tuple(_stand(s, sr)) if sr else tuple(s["minis"][m]["pos"])
-                fits = [x for x in pool if x in C.ITEMS or (t is not None and _info_true(s, x, pos, t))]
+                pos = tuple(_stand(state, sr)) if sr else tuple(state["minis"][m]["pos"])
+                fits = [x for x in pool if x in calendar.ITEMS or (t is not None and _info_true(state, x, pos, t))]
                 if not fits and strict:
                     return None
                 fits = fits or pool
@@ -646,78 +642,78 @@ def _sample_given(
     return given
 
 
-def _info_true(s: State, token: str, p: tuple[int, int], t: tuple[int, int]) -> bool:
+def _info_true(state: State, token: str, p: tuple[int, int], t: tuple[int, int]) -> bool:
     if token == "west":
         return t[0] <= p[0]
     if token == "east":
         return t[0] >= p[0]
-    g = E.geo_of(s)
-    return g.district[G.node(*t)] != g.district[G.node(*p)]
+    g = model.geo_of(state)
+    return g.district[geometry.node(*t)] != g.district[geometry.node(*p)]
 
 
-def _hint_cards(s: State, v: dict[str, Any], seat: int, silver: int, expansion: bool, rng: random.Random) -> bool:
+def _hint_cards(state: State, v: dict[str, Any], seat: int, silver: int, expansion: bool, rng: random.Random) -> bool:
     """Silver's hint hand, decks and discards (and compass hand and deck) by the public counts."""
     counts = v["counts"]
     starting = [f"S{k}" for k in (range(2, 9) if expansion else range(1, 8))]
     black = [f"B{k}" for k in range(1, 13 if expansion else 12)]
-    played = {h["card"] for h in s["hints"]}
-    if s["state"] == "bury":
+    played = {h["card"] for h in state["hints"]}
+    if state["state"] == "bury":
         starting_left = [c for c in starting]
         rng.shuffle(starting_left)
         if seat != silver:
-            s["hand"] = starting_left[:3]
-        s["starting_deck"] = [c for c in starting_left if c not in s["hand"]]
-        s["black_deck"] = list(black)
-        rng.shuffle(s["black_deck"])
+            state["hand"] = starting_left[:3]
+        state["starting_deck"] = [c for c in starting_left if c not in state["hand"]]
+        state["black_deck"] = list(black)
+        rng.shuffle(state["black_deck"])
     else:
         for attempt in range(20):
             if seat == silver:
-                held = set(s["hand"]) | set(s["discards"])
+                held = set(state["hand"]) | set(state["discards"])
                 sl = [c for c in starting if c not in played and c not in held]
                 bl = [c for c in black if c not in played and c not in held]
                 rng.shuffle(sl)
                 rng.shuffle(bl)
-                s["starting_deck"], s["black_deck"] = sl, bl
+                state["starting_deck"], state["black_deck"] = sl, bl
             else:
                 sl = [c for c in starting if c not in played]
                 bl = [c for c in black if c not in played]
                 rng.shuffle(sl)
                 rng.shuffle(bl)
-                if s["black_spot"]:
-                    s["hand"], bl = bl[: counts["hint_hand"]], bl[counts["hint_hand"] :]
-                    s["black_deck"], rest_b = bl[: counts["black_spot_deck"]], bl[counts["black_spot_deck"] :]
-                    s["starting_deck"], rest_s = sl[: counts["starting_deck"]], sl[counts["starting_deck"] :]
+                if state["black_spot"]:
+                    state["hand"], bl = bl[: counts["hint_hand"]], bl[counts["hint_hand"] :]
+                    state["black_deck"], rest_b = bl[: counts["black_spot_deck"]], bl[counts["black_spot_deck"] :]
+                    state["starting_deck"], rest_s = sl[: counts["starting_deck"]], sl[counts["starting_deck"] :]
                 else:
-                    s["hand"], sl = sl[: counts["hint_hand"]], sl[counts["hint_hand"] :]
-                    s["starting_deck"], rest_s = sl[: counts["starting_deck"]], sl[counts["starting_deck"] :]
-                    s["black_deck"], rest_b = bl[: counts["black_spot_deck"]], bl[counts["black_spot_deck"] :]
-                s["discards"] = rest_s + rest_b
-            if seat == silver or s["state"] != "hint_card" or E.playable_cards(s) or E.redraw_allowed(s):
+                    state["hand"], sl = sl[: counts["hint_hand"]], sl[counts["hint_hand"] :]
+                    state["starting_deck"], rest_s = sl[: counts["starting_deck"]], sl[counts["starting_deck"] :]
+                    state["black_deck"], rest_b = bl[: counts["black_spot_deck"]], bl[counts["black_spot_deck"] :]
+                state["discards"] = rest_s + rest_b
+            if seat == silver or state["state"] != "hint_card" or model.playable_cards(state) or model.redraw_allowed(state):
                 break
             if attempt == 19:
                 return False
-    shown = {c["card"] for c in s["compass_given"]}
+    shown = {c["card"] for c in state["compass_given"]}
     if seat == silver:
-        s["compass_hand"] = list(v["private"]["compass_hand"])
-    cl = [c for c in H.COMPASS if c not in shown and c not in s["compass_hand"]]
+        state["compass_hand"] = list(v["private"]["compass_hand"])
+    cl = [c for c in hints.COMPASS if c not in shown and c not in state["compass_hand"]]
     for attempt in range(20):
         rng.shuffle(cl)
         if seat != silver:
-            pool = [c for c in H.COMPASS if c not in shown]
+            pool = [c for c in hints.COMPASS if c not in shown]
             rng.shuffle(pool)
-            s["compass_hand"] = pool[: counts["compass_hand"]]
+            state["compass_hand"] = pool[: counts["compass_hand"]]
             cl = pool[counts["compass_hand"] :]
-        s["compass_deck"] = list(cl)
-        if s["state"] != "compass" or seat == silver:
+        state["compass_deck"] = list(cl)
+        if state["state"] != "compass" or seat == silver:
             break
-        m = s["compass_mini"]
-        t = tuple(s["treasure"])
-        if any(H.compass_true(c, tuple(s["minis"][m]["pos"]), t) for c in s["compass_hand"]):
+        m = state["compass_mini"]
+        t = tuple(state["treasure"])
+        if any(hints.compass_true(c, tuple(state["minis"][m]["pos"]), t) for c in state["compass_hand"]):
             break
         if attempt == 19:
             return False
     return (
-        len(s["hand"]) == counts["hint_hand"]
-        and len(s["starting_deck"]) == counts["starting_deck"]
-        and len(s["black_deck"]) == counts["black_spot_deck"]
+        len(state["hand"]) == counts["hint_hand"]
+        and len(state["starting_deck"]) == counts["starting_deck"]
+        and len(state["black_deck"]) == counts["black_spot_deck"]
     )

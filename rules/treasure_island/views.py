@@ -1,6 +1,7 @@
-"""What each seat may see (spec §4): the public view, plus a pirate's or Long John Silver's own secrets.
+"""What each Treasure Island seat may see (docs/games/treasure_island.md#hidden-information): the public view, plus a pirate's or Long John Silver's own
+secrets; and the table's words from a view: what a seat owes, its name and its private summary.
 
-Positions are ``[x, y]`` in miles; node sets are base64 bitsets (§4.2). Nothing here depends on a secret unless
+Positions are ``[x, y]`` in miles; node sets are base64 bitsets (docs/games/treasure_island.md#the-grid-every-position-is-a-node). Nothing here depends on a secret unless
 it goes into the ``private`` block of that secret's owner, or the game is over.
 """
 
@@ -10,13 +11,9 @@ from functools import lru_cache
 from typing import Any
 
 from rules.core import State
-from rules.treasure_island import calendar as C
-from rules.treasure_island import engine as E
-from rules.treasure_island import geometry as G
-from rules.treasure_island import hints as H
-from rules.treasure_island import moves as M
-from rules.treasure_island.engine import P
-from rules.treasure_island.maps import MAPS
+from rules.treasure_island import calendar, geometry, hints, model, moves
+from rules.treasure_island.board import MAPS
+from rules.treasure_island.model import as_pt
 
 COARSE = {
     "bury": "bury",
@@ -44,36 +41,36 @@ def miles(p: list[int] | tuple[int, int]) -> list[float | int]:
 
 @lru_cache(maxsize=4)
 def _legal_b64(map_id: str) -> str:
-    return G.mask_b64(G.geo(map_id).legal_mask)
+    return geometry.mask_b64(geometry.geo(map_id).legal_mask)
 
 
-def public_candidates(s: State) -> int:
-    m = G.eligible_mask(s["options"]["map"], E.used_spots(s))
-    for sr in s["searches"]:
-        m &= ~G.mask_from_b64(sr["covered"])
-    if s["hints"]:
-        m &= G.mask_from_b64(s["hints"][0]["true_mask"])
+def public_candidates(state: State) -> int:
+    m = geometry.eligible_mask(state["options"]["map"], model.used_spots(state))
+    for sr in state["searches"]:
+        m &= ~geometry.mask_from_b64(sr["covered"])
+    if state["hints"]:
+        m &= geometry.mask_from_b64(state["hints"][0]["true_mask"])
     return m
 
 
-def view(s: State, seat: int | None) -> dict[str, Any]:
-    over = s["state"] == "over"
-    st = s["state"]
-    if st == "phantom":
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    over = state["state"] == "over"
+    step = state["state"]
+    if step == "phantom":
         coarse_step = "escape"
-    elif st in PUBLIC_STEPS:
-        coarse_step = st
+    elif step in PUBLIC_STEPS:
+        coarse_step = step
     else:
-        coarse_step = COARSE[st]
-    side = C.SIDES[s["side"]]
-    played = {c["day"]: c for c in s["calendar"]}
-    calendar = []
+        coarse_step = COARSE[step]
+    side = calendar.SIDES[state["side"]]
+    played = {c["day"]: c for c in state["calendar"]}
+    calendar_rows = []
     for day, (stars, event) in side.items():
         c = played.get(day)
         tok = c["token"] if c else None
         if over and c and c["hint"] is not None:
-            tok = s["hint_tokens"][c["hint"]]
-        calendar.append(
+            tok = state["hint_tokens"][c["hint"]]
+        calendar_rows.append(
             {
                 "day": day,
                 "stars": stars,
@@ -84,8 +81,8 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
             }
         )
     minis = {}
-    for m in s["order"]:
-        mi = s["minis"][m]
+    for m in state["order"]:
+        mi = state["minis"][m]
         specials = {"gallop": mi["gallop"], "verify": mi["verify"], "compass": mi["compass"]}
         if m == "anne":
             specials["monkey"] = mi["special"]
@@ -94,241 +91,348 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         elif m == "ben":
             specials["recall"] = mi["special"]
         minis[m] = {
-            "owner": s["owner"][m],
-            "name": H.NAMES[m],
-            "letter": C.LETTERS[m],
+            "owner": state["owner"][m],
+            "name": hints.NAMES[m],
+            "letter": calendar.LETTERS[m],
             "pos": miles(mi["pos"]),
             "trail": [[miles(a), miles(b), kind, day] for a, b, kind, day in mi["trail"]],
             "specials_left": specials,
             "chests_received": mi["chests"],
             "items_used": list(mi["items_used"]),
         }
-    esc = s["escape"]
+    esc = state["escape"]
     figures = [
         {"id": f["id"], "pos": miles(f["pos"]), "trail": [[miles(a), miles(b), k, r] for a, b, k, r in f["trail"]]}
-        for f in s["figures"]
+        for f in state["figures"]
     ]
-    hints = []
-    for idx, h in enumerate(s["hints"]):
+    hint_rows = []
+    for idx, h in enumerate(state["hints"]):
         hh = dict(h)
         if over:
-            hh["token"] = s["hint_tokens"][idx]
-        hints.append(hh)
+            hh["token"] = state["hint_tokens"][idx]
+        hint_rows.append(hh)
     players = []
-    for p in range(s["n"]):
-        players.append({"seat": p, "role": "silver" if p == s["silver"] else "pirate", "minis": E.player_minis(s, p)})
+    for p in range(state["n"]):
+        players.append({"seat": p, "role": "silver" if p == state["silver"] else "pirate", "minis": model.player_minis(state, p)})
     v: dict[str, Any] = {
         "game": "treasure_island",
-        "version": s["version"] if "version" in s else 1,
-        "options": dict(s["options"]),
-        "map": MAPS[s["options"]["map"]],
-        "legal_mask": _legal_b64(s["options"]["map"]),
+        "version": state["version"] if "version" in state else 1,
+        "options": dict(state["options"]),
+        "map": MAPS[state["options"]["map"]],
+        "legal_mask": _legal_b64(state["options"]["map"]),
         "players": players,
-        "silver_seat": s["silver"],
-        "phase": COARSE[st],
+        "silver_seat": state["silver"],
+        "phase": COARSE[step],
         "step": coarse_step,
-        "to_act": E.to_act(s),
-        "day": s["day"],
-        "side": s["side"],
-        "active": s["turn"]["mini"],
-        "left": s["turn"]["left"],
-        "calendar": calendar,
-        "order": list(s["order"]),
+        "to_act": moves.to_act(state),
+        "day": state["day"],
+        "side": state["side"],
+        "active": state["turn"]["mini"],
+        "left": state["turn"]["left"],
+        "calendar": calendar_rows,
+        "order": list(state["order"]),
         "miniatures": minis,
         "silver": {
-            "tower": s["tower"] if esc is None else None,
+            "tower": state["tower"] if esc is None else None,
             "figures": figures,
             "round": esc["round"] if esc else 0,
-            "fig": esc["fig"] if esc and st == "escape" else None,
+            "fig": esc["fig"] if esc and step == "escape" else None,
         },
         "searches": [
             {**sr, "centre": miles(sr["centre"]), "anchor": miles(sr["anchor"]), "radius": sr["radius"] / 2}
-            for sr in s["searches"]
+            for sr in state["searches"]
         ],
-        "hints": hints,
-        "compass_uses": [{"day": c["day"], "by": c["by"], "pos": miles(c["pos"])} for c in s["compass_uses"]],
-        "verifications": list(s["verifications"]),
+        "hints": hint_rows,
+        "compass_uses": [{"day": c["day"], "by": c["by"], "pos": miles(c["pos"])} for c in state["compass_uses"]],
+        "verifications": list(state["verifications"]),
         "chests": {
-            "given": len(s["given"]),
-            "chest_hints_played": s["chest_hints_played"],
-            "credit": E.credit(s),
-            "left": len(s["chest_tokens"]),
+            "given": len(state["given"]),
+            "chest_hints_played": state["chest_hints_played"],
+            "credit": model.credit(state),
+            "left": len(state["chest_tokens"]),
         },
         "counts": {
-            "hint_hand": len(s["hand"]),
-            "compass_hand": len(s["compass_hand"]),
-            "starting_deck": len(s["starting_deck"]),
-            "black_spot_deck": len(s["black_deck"]),
-            "district_pile": len(s["district_pile"]),
-            "bluffs_taken": s["bluffs_taken"],
+            "hint_hand": len(state["hand"]),
+            "compass_hand": len(state["compass_hand"]),
+            "starting_deck": len(state["starting_deck"]),
+            "black_spot_deck": len(state["black_deck"]),
+            "district_pile": len(state["district_pile"]),
+            "bluffs_taken": state["bluffs_taken"],
         },
-        "fog": [{"centre": miles(f["centre"]), "laid": f["laid"], "expires": f["expires"]} for f in s["fog"]],
-        "tricks_public": list(s["tricks_public"]),
-        "public_candidates": G.mask_b64(public_candidates(s)),
-        "outcome": s["outcome"],
-        "last": s["last"],
+        "fog": [{"centre": miles(f["centre"]), "laid": f["laid"], "expires": f["expires"]} for f in state["fog"]],
+        "tricks_public": list(state["tricks_public"]),
+        "public_candidates": geometry.mask_b64(public_candidates(state)),
+        "outcome": state["outcome"],
+        "last": state["last"],
     }
     if over:
-        v["reveal"] = _reveal(s)
+        v["reveal"] = _reveal(state)
     if seat is None:
         return v
-    if seat == s["silver"]:
-        v["step"] = st
-        v["private"] = _silver_private(s)
+    if seat == state["silver"]:
+        v["step"] = step
+        v["private"] = _silver_private(state)
     else:
-        v["private"] = _pirate_private(s, seat)
+        v["private"] = _pirate_private(state, seat)
     return v
 
 
-def _reveal(s: State) -> dict[str, Any]:
+def _reveal(state: State) -> dict[str, Any]:
     return {
-        "treasure": miles(s["treasure"]) if s["treasure"] else None,
-        "tokens": {str(h["day"]): t for h, t in zip(s["hints"], s["hint_tokens"], strict=True)},
-        "districts": {m: list(d) for m, d in s["districts"].items()},
-        "set_aside": s["set_aside"],
-        "compass_given": [{**c, "pos": miles(c["pos"])} for c in s["compass_given"]],
-        "given": list(s["given"]),
-        "traitor": s["traitor"],
-        "real_figure": s["real"],
-        "tricks_played": list(s["tricks"]["played"]),
+        "treasure": miles(state["treasure"]) if state["treasure"] else None,
+        "tokens": {str(h["day"]): t for h, t in zip(state["hints"], state["hint_tokens"], strict=True)},
+        "districts": {m: list(d) for m, d in state["districts"].items()},
+        "set_aside": state["set_aside"],
+        "compass_given": [{**c, "pos": miles(c["pos"])} for c in state["compass_given"]],
+        "given": list(state["given"]),
+        "traitor": state["traitor"],
+        "real_figure": state["real"],
+        "tricks_played": list(state["tricks"]["played"]),
     }
 
 
-def _reach_masks(s: State, seat: int) -> dict[str, str]:
-    st = s["state"]
-    if seat not in E.to_act(s) or st not in ("turn", "ride2", "step"):
+def _reach_masks(state: State, seat: int) -> dict[str, str]:
+    step = state["state"]
+    if seat not in moves.to_act(state) or step not in ("turn", "ride2", "step"):
         return {}
-    m = s["turn"]["mini"]
+    m = state["turn"]["mini"]
     out: dict[str, str] = {}
-    if st == "ride2":
-        out["ride"] = G.mask_b64(G.mask_of(M.move_targets(s, m, 12)))
-    elif st == "step":
-        out["walk"] = G.mask_b64(G.mask_of(M.move_targets(s, m, 6)))
+    if step == "ride2":
+        out["ride"] = geometry.mask_b64(geometry.mask_of(moves.move_targets(state, m, 12)))
+    elif step == "step":
+        out["walk"] = geometry.mask_b64(geometry.mask_of(moves.move_targets(state, m, 6)))
     else:
-        if s["turn"]["left"] >= 1:
-            out["ride"] = G.mask_b64(G.mask_of(M.move_targets(s, m, 12)))
-            out["walk"] = G.mask_b64(G.mask_of(M.move_targets(s, m, 6)))
-            out["search"] = G.mask_b64(G.mask_of(M.search_centres(s, m)))
-        if "stride" in s["items"][seat]:
-            out["stride"] = G.mask_b64(G.mask_of(M.move_targets(s, m, 14)))
+        if state["turn"]["left"] >= 1:
+            out["ride"] = geometry.mask_b64(geometry.mask_of(moves.move_targets(state, m, 12)))
+            out["walk"] = geometry.mask_b64(geometry.mask_of(moves.move_targets(state, m, 6)))
+            out["search"] = geometry.mask_b64(geometry.mask_of(moves.search_centres(state, m)))
+        if "stride" in state["items"][seat]:
+            out["stride"] = geometry.mask_b64(geometry.mask_of(moves.move_targets(state, m, 14)))
     return out
 
 
-def certain_excluded(s: State, seat: int) -> int:
-    g = E.geo_of(s)
-    mid = s["options"]["map"]
-    ex = G.ALL & ~public_candidates(s)
-    for m in E.player_minis(s, seat):
-        for d in s["districts"][m]:
+def certain_excluded(state: State, seat: int) -> int:
+    g = model.geo_of(state)
+    mid = state["options"]["map"]
+    ex = geometry.ALL & ~public_candidates(state)
+    for m in model.player_minis(state, seat):
+        for d in state["districts"][m]:
             ex |= g.district_mask[int(d[1:])]
-    for c in s["compass_given"]:
-        if s["owner"][c["mini"]] == seat:
-            ex |= G.sector_mask(mid, P(c["pos"]), tuple(c["skulls"]))
-    for it in s["info_tokens"][seat]:
-        p = P(it["pos"])
+    for c in state["compass_given"]:
+        if state["owner"][c["mini"]] == seat:
+            ex |= geometry.sector_mask(mid, as_pt(c["pos"]), tuple(c["skulls"]))
+    for it in state["info_tokens"][seat]:
+        p = as_pt(it["pos"])
         if it["token"] == "west":
-            ex |= g.legal_mask & ~G.halfplane_mask(mid, p, "W")
+            ex |= g.legal_mask & ~geometry.halfplane_mask(mid, p, "W")
         elif it["token"] == "east":
-            ex |= g.legal_mask & ~G.halfplane_mask(mid, p, "E")
+            ex |= g.legal_mask & ~geometry.halfplane_mask(mid, p, "E")
         else:
-            ex |= g.district_mask[g.district[G.node(*p)]]
-    for mem in s["memory"][seat]:
-        disc = G.disc_mask(mid, g.landmarks[mem["landmark"]], 100, True)
+            ex |= g.district_mask[g.district[geometry.node(*p)]]
+    for mem in state["memory"][seat]:
+        disc = geometry.disc_mask(mid, g.landmarks[mem["landmark"]], 100, True)
         ex |= (g.legal_mask & ~disc) if mem["within_5"] else disc
-    for ver in s["verified"][seat]:
-        h = next(h for h in s["hints"] if h["day"] == ver["target_day"])
-        tm = G.mask_from_b64(h["true_mask"])
+    for ver in state["verified"][seat]:
+        h = next(h for h in state["hints"] if h["day"] == ver["target_day"])
+        tm = geometry.mask_from_b64(h["true_mask"])
         if ver["token"] == "truth":
             ex |= g.legal_mask & ~tm
         elif ver["token"] == "lie":
             ex |= tm
-    return ex & G.ALL
+    return ex & geometry.ALL
 
 
-def _pirate_private(s: State, seat: int) -> dict[str, Any]:
-    g = E.geo_of(s)
-    mine = E.player_minis(s, seat)
+def _pirate_private(state: State, seat: int) -> dict[str, Any]:
+    g = model.geo_of(state)
+    mine = model.player_minis(state, seat)
     return {
         "seat": seat,
         "minis": mine,
-        "districts": {m: list(s["districts"][m]) for m in mine},
-        "district_names": {d: g.district_names[int(d[1:])] for m in mine for d in s["districts"][m]},
+        "districts": {m: list(state["districts"][m]) for m in mine},
+        "district_names": {d: g.district_names[int(d[1:])] for m in mine for d in state["districts"][m]},
         "compass": [
             {"day": c["day"], "mini": c["mini"], "pos": miles(c["pos"]), "card": c["card"], "skulls": list(c["skulls"])}
-            for c in s["compass_given"]
-            if s["owner"][c["mini"]] == seat
+            for c in state["compass_given"]
+            if state["owner"][c["mini"]] == seat
         ],
-        "info_tokens": [{**it, "pos": miles(it["pos"])} for it in s["info_tokens"][seat]],
-        "items": list(s["items"][seat]),
-        "received": s["received"][seat],
-        "verified": [{"target_day": v["target_day"], "token": v["token"]} for v in s["verified"][seat]],
-        "memory": [dict(m) for m in s["memory"][seat]],
-        "traitor": s["traitor"] == seat,
-        "reach": _reach_masks(s, seat),
-        "certain_excluded": G.mask_b64(certain_excluded(s, seat)),
+        "info_tokens": [{**it, "pos": miles(it["pos"])} for it in state["info_tokens"][seat]],
+        "items": list(state["items"][seat]),
+        "received": state["received"][seat],
+        "verified": [{"target_day": v["target_day"], "token": v["token"]} for v in state["verified"][seat]],
+        "memory": [dict(m) for m in state["memory"][seat]],
+        "traitor": state["traitor"] == seat,
+        "reach": _reach_masks(state, seat),
+        "certain_excluded": geometry.mask_b64(certain_excluded(state, seat)),
     }
 
 
-def _silver_private(s: State) -> dict[str, Any]:
+def _silver_private(state: State) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "treasure": miles(s["treasure"]) if s["treasure"] else None,
-        "hand": H.sort_ids(s["hand"]),
-        "discards": list(s["discards"]),
-        "compass_hand": H.sort_ids(s["compass_hand"]),
-        "districts": {"set_aside": s["set_aside"], "scrolls": list(s["scrolls"])},
-        "tokens": dict(s["tokens"]),
-        "hint_tokens": {str(h["day"]): t for h, t in zip(s["hints"], s["hint_tokens"], strict=True)},
-        "chest_tokens": list(s["chest_tokens"]),
-        "given": list(s["given"]),
-        "compass_given": [{**c, "pos": miles(c["pos"])} for c in s["compass_given"]],
+        "treasure": miles(state["treasure"]) if state["treasure"] else None,
+        "hand": hints.sort_ids(state["hand"]),
+        "discards": list(state["discards"]),
+        "compass_hand": hints.sort_ids(state["compass_hand"]),
+        "districts": {"set_aside": state["set_aside"], "scrolls": list(state["scrolls"])},
+        "tokens": dict(state["tokens"]),
+        "hint_tokens": {str(h["day"]): t for h, t in zip(state["hints"], state["hint_tokens"], strict=True)},
+        "chest_tokens": list(state["chest_tokens"]),
+        "given": list(state["given"]),
+        "compass_given": [{**c, "pos": miles(c["pos"])} for c in state["compass_given"]],
         "tricks": {
-            "hand": list(s["tricks"]["hand"]),
-            "points_left": s["tricks"]["points"],
-            "played": list(s["tricks"]["played"]),
+            "hand": list(state["tricks"]["hand"]),
+            "points_left": state["tricks"]["points"],
+            "played": list(state["tricks"]["played"]),
         },
-        "real_figure": s["real"],
-        "traitor": s["traitor"],
-        "pending": dict(s["pending"]) if s["pending"] else None,
+        "real_figure": state["real"],
+        "traitor": state["traitor"],
+        "pending": dict(state["pending"]) if state["pending"] else None,
         "option_share": {},
         "choice_region": None,
         "reach": None,
-        "chest_ctx": ({**s["chest_ctx"], "pos": miles(s["chest_ctx"]["pos"])} if s["chest_ctx"] else None),
-        "compass_mini": s["compass_mini"],
+        "chest_ctx": ({**state["chest_ctx"], "pos": miles(state["chest_ctx"]["pos"])} if state["chest_ctx"] else None),
+        "compass_mini": state["compass_mini"],
     }
-    st = s["state"]
-    if st == "hint_param":
-        out["option_share"], region = option_share(s)
-        out["choice_region"] = G.mask_b64(region)
-    if st == "bury":
-        out["reach"] = G.mask_b64(G.eligible_mask(s["options"]["map"], E.used_spots(s)))
-    elif st == "fog":
-        out["reach"] = G.mask_b64(G.mask_of(M.fog_centres(s)))
-    elif st == "escape":
-        fig = s["figures"][s["escape"]["fig"]]
-        out["reach"] = G.mask_b64(G.mask_of(E.geo_of(s).reach(P(fig["pos"]), 8)))
+    step = state["state"]
+    if step == "hint_param":
+        out["option_share"], region = option_share(state)
+        out["choice_region"] = geometry.mask_b64(region)
+    if step == "bury":
+        out["reach"] = geometry.mask_b64(geometry.eligible_mask(state["options"]["map"], model.used_spots(state)))
+    elif step == "fog":
+        out["reach"] = geometry.mask_b64(geometry.mask_of(moves.fog_centres(state)))
+    elif step == "escape":
+        fig = state["figures"][state["escape"]["fig"]]
+        out["reach"] = geometry.mask_b64(geometry.mask_of(model.geo_of(state).reach(as_pt(fig["pos"]), 8)))
     return out
 
 
-def option_share(s: State) -> tuple[dict[str, float], int]:
+def option_share(state: State) -> tuple[dict[str, float], int]:
     """Each legal value of the current parameter → the share of ``public_candidates`` its best completion keeps,
     and the true region of the vaguest completion overall (what Silver is about to reveal)."""
-    pend = s["pending"]
-    ctx = E.hint_ctx(s)
-    t = P(s["treasure"])
-    cands = public_candidates(s)
-    total = max(1, G.popcount(cands))
+    pend = state["pending"]
+    ctx = model.hint_ctx(state)
+    t = as_pt(state["treasure"])
+    cands = public_candidates(state)
+    total = max(1, geometry.popcount(cands))
     out: dict[str, float] = {}
     top, top_region = -1.0, 0
-    for v in M.param_values(s):
+    for v in moves.param_values(state):
         best = 0.0
-        for comp in H.completions(pend["card"], ctx, (*pend["params"], v)):
-            ok = H.holds(pend["card"], comp, ctx, t)
+        for comp in hints.completions(pend["card"], ctx, (*pend["params"], v)):
+            ok = hints.holds(pend["card"], comp, ctx, t)
             if (pend["token"] == "truth" and not ok) or (pend["token"] == "lie" and ok):
                 continue
-            region = H.region(pend["card"], comp, ctx)
-            share = G.popcount(region & cands) / total
+            region = hints.region(pend["card"], comp, ctx)
+            share = geometry.popcount(region & cands) / total
             best = max(best, share)
             if share > top:
                 top, top_region = share, region
         out[v] = round(best, 3)
     return out, top_region
+
+
+# -- the table's voice -----------------------------------------------------------------------------------------
+_OWED = {
+    "bury": "bury the treasure",
+    "hint": "give the day's hint",
+    "compass": "show a Compass Hint",
+    "chest": "answer the search: hand over a chest, or nothing found",
+    "escape": "make Long John Silver's escape move",
+}
+
+
+
+
+def owed(view: dict[str, Any], seat: int) -> str:
+    step = view.get("step")
+    if step == "prison":
+        if seat == view.get("silver_seat"):
+            return "play a trick or let the prison go ahead"
+        return "choose the tower to lock Long John Silver in"
+    if step in ("turn", "ride2", "step"):
+        mini = view.get("active")
+        left = view.get("left")
+        name = hints.NAMES.get(mini, "your pirate") if mini else "your pirate"
+        more = f" ({left} action{'' if left == 1 else 's'} left)" if isinstance(left, int) and left > 0 else ""
+        return f"play {name}'s day{more}"
+    return _OWED.get(str(step), "take your turn")
+
+
+def seat_name(view: dict[str, Any], seat: int) -> str:
+    if seat == view.get("silver_seat"):
+        return "Long John Silver"
+    players = view.get("players") or []
+    minis = players[seat]["minis"] if seat < len(players) else []
+    return " & ".join(hints.NAMES.get(m, m) for m in minis)
+
+
+def private_summary(view: dict[str, Any], seat: int) -> str:
+    """What only this seat knows, in a few lines for DMs and ``/hand`` (from its own view)."""
+    priv = view.get("private")
+    if not priv:
+        return ""
+    if seat == view["silver_seat"]:
+        return _silver_summary(view, priv)
+    return _pirate_summary(view, priv)
+
+
+def _pos_text(p: list[float]) -> str:
+    return geometry.fmt((int(round(p[0] * 2)), int(round(p[1] * 2))))
+
+
+def _silver_summary(view: dict[str, Any], priv: dict[str, Any]) -> str:
+    lines = []
+    if priv.get("treasure"):
+        lines.append(f"Your treasure: ({_pos_text(priv['treasure'])}).")
+    if priv["hand"]:
+        # each hint card with what it tells, so Silver can read his hand without the rules
+        lines.append("Hint hand:")
+        lines.extend(f"• {hints.title(c)}: {hints.EFFECTS.get(c, '')}" for c in priv["hand"])
+    if priv["compass_hand"]:
+        lines.append(
+            "Compass hand: " + ", ".join(f"{c} ({'/'.join(hints.COMPASS[c])})" for c in priv["compass_hand"]) + "."
+        )
+    tk = priv["tokens"]
+    lines.append(f"Tokens: {tk.get('truth', 0)} Truth, {tk.get('bluff', 0)} Bluff.")
+    if priv["chest_tokens"]:
+        lines.append("Chest tokens: " + ", ".join(priv["chest_tokens"]) + ".")
+    tricks = priv["tricks"]
+    if tricks["hand"]:
+        lines.append(f"Tricks ({tricks['points_left']} points left):")
+        lines.extend(f"• {t.capitalize()} {calendar.TRICK_EFFECTS.get(t, '')}" for t in tricks["hand"])
+    played = priv.get("hint_tokens") or {}
+    if played:
+        lines.append("Your tokens so far: " + ", ".join(f"June {d} {t.upper()}" for d, t in played.items()) + ".")
+    if priv["districts"].get("scrolls"):
+        lines.append("Charlotte's Ancient Scrolls: " + ", ".join(priv["districts"]["scrolls"]) + ".")
+    return "\n".join(lines)
+
+
+def _pirate_summary(view: dict[str, Any], priv: dict[str, Any]) -> str:
+    names = priv.get("district_names", {})
+    lines = []
+    for m, ds in priv["districts"].items():
+        if ds:
+            listed = ", ".join(f"{d} {names.get(d, '')}".strip() for d in ds)
+            lines.append(f"{hints.NAMES[m]}: the treasure is not in {listed}.")
+    for c in priv["compass"]:
+        lines.append(f"Compass at ({_pos_text(c['pos'])}): not in the {c['skulls'][0]} or {c['skulls'][1]} eighth.")
+    for it in priv["info_tokens"]:
+        where = f"({_pos_text(it['pos'])})"
+        if it["token"] == "notdistrict":
+            lines.append(f"Chest: the treasure is not in the district of {where}.")
+        else:
+            lines.append(f"Chest: the treasure lies {it['token']} of {where}.")
+    if priv["items"]:
+        lines.append("Items: " + ", ".join(calendar.CHEST_NAMES[i] for i in priv["items"]) + ".")
+    for v in priv["verified"]:
+        lines.append(f"The token of June {v['target_day']} is {v['token'].upper()}.")
+    for mem in priv["memory"]:
+        lines.append(
+            f"Memory: the treasure is {'within' if mem['within_5'] else 'more than'} 5 miles of {mem['landmark']}."
+        )
+    if priv["traitor"]:
+        lines.append("You are Long John Silver's traitor: you win if he wins, or alone if you find the gold.")
+    return "\n".join(lines)
+
+

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from rules import search
+from rules import registry
+from rules.core import Game
 
 
 @pytest.fixture(autouse=True)
 def short_rollouts(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
     if request.module.__name__.endswith("test_aipool"):
         return  # those compare a worker process's choice with this process's: both must use the real horizons
-    monkeypatch.setattr(search, "HORIZON", {game: min(horizon, 8) for game, horizon in search.HORIZON.items()})
-    monkeypatch.setattr(search, "DEFAULT_HORIZON", 8)
+    for game in registry.all_games():
+        monkeypatch.setattr(game, "search_horizon", min(game.search_horizon, 8))
+    monkeypatch.setattr(Game, "search_horizon", 8)

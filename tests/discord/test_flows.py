@@ -1,4 +1,4 @@
-"""Every flow of TESTING.md's "Flows every Discord test suite must cover", with Cartagena, through the real
+"""Every flow a Discord test suite must cover (CONTRIBUTING.md#the-test-tiers), with Cartagena, through the real
 discord.py client and our cogs against simcord."""
 
 from __future__ import annotations

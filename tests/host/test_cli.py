@@ -109,7 +109,7 @@ def test_simulate_summary_counts_wins_lengths_and_errors() -> None:
 
 
 def test_simulate_reports_errors_and_the_cli_exits_non_zero(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
-    from tests.host import toygame
+    from tests.host.toygame import game as toygame
 
     def broken(*args: object) -> str:
         raise RuntimeError("boom")
@@ -156,7 +156,7 @@ def test_parley_run_without_a_token_gives_one_line(tmp_path: Path) -> None:
 
 
 async def test_console_exits_non_zero_after_an_internal_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tests.host import toygame
+    from tests.host.toygame import game as toygame
 
     real_apply = toygame.ToyGame.apply
 

@@ -18,7 +18,7 @@ import pytest
 
 import bot
 import rules
-from rules.treasure_island.maps import MAPS
+from rules.treasure_island.board import MAPS
 
 MB = 2**20
 MAIN_CACHE_BOUND_MB = 26

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from renderers import render
-from rules import registry
+from rules import refusals, registry
 from rules.core import Game, IllegalAction, canonical_json
 from rules.playout import ai_chooser
 from tests.host import toygame
@@ -35,7 +35,7 @@ def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
     so it never appears in /table open. Its renderer lives in its own module rather than in renderers/, so that
     module stands in for ``renderers.toy``."""
     monkeypatch.setitem(registry._MODULES, "toy", "tests.host.toygame")
-    monkeypatch.setitem(sys.modules, "renderers.toy", toygame)
+    monkeypatch.setitem(sys.modules, "renderers.toy", toygame.renderer)
 
 
 def _configs(game: Game) -> list[tuple[int, dict[str, str]]]:
@@ -109,6 +109,11 @@ def test_ai_games_end_and_keep_the_contract(game_id: str) -> None:
         outcome = game.outcome(state)
         assert outcome is not None
         assert all(0 <= w < players for w in outcome.winners)
+        for seat in range(players):
+            assert game.legal_actions(state, seat) == [], "a seat has a legal action in a finished game"
+            with pytest.raises(IllegalAction) as over:
+                game.apply(state, seat, "end")
+            assert (over.value.code, over.value.message) == (refusals.GAME_OVER, refusals.game_over().message)
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -133,6 +138,51 @@ def test_random_play_keeps_the_contract_and_refuses_out_of_turn(game_id: str) ->
                 game.apply(state, seats[0], "definitely not a move \u2603")
             legal = game.legal_actions(state, seats[0])
             state, _ = _check_step(game, state, seats[0], legal[rnd.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_framework_refuses_before_any_game_code_runs(game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 24 (boardgame.io's reducer): ``Game.apply`` is the framework's; it refuses a finished game, a seat
+    whose turn it is not and an action outside the legal list in one wording each, before the game's ``_apply``
+    runs; ``is_legal`` answers as the legal list does; and the AI levels are dispatched once, in rules/core.py."""
+    game = registry.get(game_id)
+    cls = type(game)
+    assert cls.apply is Game.apply and cls.ai_choose is Game.ai_choose, "a game overrides the framework's dispatch"
+    assert set(game.policies) == {"easy", "normal"}, "a game supplies exactly its easy and normal policies"
+    players = game.info.min_players
+    choose = ai_chooser(["easy"] * players, "refusals")
+    state = game.new(players, {}, SEED)
+    real_apply = cls._apply
+
+    def refused(state: dict, seat: int, action: str) -> IllegalAction:
+        def must_not_run(self: Game, *args: object) -> object:
+            raise AssertionError(f"_apply ran for a refused action {action!r}")
+
+        monkeypatch.setattr(cls, "_apply", must_not_run)
+        try:
+            with pytest.raises(IllegalAction) as caught:
+                game.apply(state, seat, action)
+        finally:
+            monkeypatch.setattr(cls, "_apply", real_apply)
+        return caught.value
+
+    for step in range(150):
+        seats = game.to_act(state)
+        if not seats:
+            break
+        legal = game.legal_actions(state, seats[0])
+        if step % 4 == 0:
+            assert all(game.is_legal(state, seats[0], a) for a in legal)
+            for wrong in (f"{legal[0]} 7", legal[-1].rsplit(" ", 1)[0] + " zz9", "pass pass"):
+                assert not game.is_legal(state, seats[0], wrong) or wrong in legal
+            idle = [s for s in range(players) if s not in seats and legal[0] not in game.legal_actions(state, s)]
+            if idle:
+                refusal = refused(state, idle[0], legal[0])
+                assert refusal.code == refusals.NOT_YOUR_TURN
+                assert refusal.message.startswith("It is not your turn: waiting for ")
+            refusal = refused(state, seats[0], f"{legal[0]} 7")
+            assert refusal.code not in (refusals.GAME_OVER, refusals.NOT_YOUR_TURN) and refusal.message
+        state, _ = game.apply(state, seats[0], choose(game, state, seats[0], legal))
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -252,7 +302,7 @@ def test_the_table_voice_owed_names_actors_and_cards(game_id: str) -> None:
 
 
 def test_cards_read_as_their_effect() -> None:
-    """Issue 12 §10: Silver's hint cards, Flagon's cards and Buccaneer's keepers say what they do."""
+    """Issue 12, item 10: Silver's hint cards, Flagon's cards and Buccaneer's keepers say what they do."""
     ti = registry.get("treasure_island")
     assert ti.describe({}, "hint S5").startswith("S5 Pacing Off: ")
     assert "landmark" in ti.describe({}, "hint S5")

@@ -1,4 +1,4 @@
-"""One scenario per chance card (1–28) and spec §8 edge cases 13–21 and 27."""
+"""One scenario per chance card (1–28) and edge cases 13–21 and 27 of docs/games/buccaneer.md#edge-cases-and-the-tests-that-cover-them."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def fresh(card, **kw):
     return draw(make(THREE), card, **kw)
 
 
-# -- card 1 ---------------------------------------------------------------------------------------------
+# -- card 1 ------------------------------------------------------------------------------------------------------------
 CARD1_TABLE = {
     "j15": "f19", "k15": "k19", "l15": "l19", "m15": "m19", "n15": "n19", "o15": "s19",
     "j11": "f11", "j12": "f12", "j13": "f13", "j14": "f14",
@@ -409,7 +409,7 @@ def test_edge_27_short_or_empty_pile_and_no_empty_branches() -> None:
     assert "takes 2 crew" in public_text(events)  # the hold is full: only the crew branch
 
 
-# -- law 9: a card goes under the pile only once its resolution is complete (§3.8) ---------------------------
+# -- a card goes under the pile only once its resolution is complete (docs/games/buccaneer.md#when-a-chance-card-is-drawn) ---
 def test_card_22_stays_out_of_the_pile_while_yellow_fever_burials_are_pending() -> None:
     s = make(THREE)
     set_hand(s, 1, "b2 b2 b2 b1 b1 b1 r2 r2 r1")  # 9: owes two burials
@@ -439,7 +439,7 @@ def test_a_win_during_a_resolution_puts_the_card_back() -> None:
     assert s["phase"] == "over" and sorted(s["chance_pile"]) == list(range(1, 29))
 
 
-# -- §3.16: a burial names the number of crew, never the cards ----------------------------------------------
+# -- a burial names the number of crew, never the cards (docs/games/buccaneer.md#who-sees-crew-changing-hands) ---------
 def test_a_burial_line_names_the_count_never_the_cards() -> None:
     s, _ = fresh(20, crew="b3 b2 r1")  # nobody else on the coast: bury two of the drawer's choice
     s, events = play(s, 0, "bury b3")

@@ -1,4 +1,5 @@
-"""Sailing, interceptions, free moves, derelicts and the honour rule: spec §8 edge cases 1–7, 10, 12, 26, 28, 30."""
+"""Sailing, interceptions, free moves, derelicts and the honour rule: edge cases 1–7, 10, 12, 26, 28, 30 of
+docs/games/buccaneer.md#edge-cases-and-the-tests-that-cover-them."""
 
 from __future__ import annotations
 

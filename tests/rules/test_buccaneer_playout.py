@@ -1,5 +1,6 @@
 """Seeded playouts with invariants after every action (issue item 6), determinism, replay, the round limit,
-pinned perft counts and the AI's contract (spec §8 edge cases 32–34)."""
+pinned perft counts and the AI's contract (edge cases 32–34 of
+docs/games/buccaneer.md#edge-cases-and-the-tests-that-cover-them)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ MOVES = ("sail", "turn", "stay", "go", "face", "confirm", "end", "attack", "pass
 
 
 def weighted(rnd: random.Random):
-    """Random play that favours moves and `end` (spec §7 testing note), so window shuffles stay rare."""
+    """Random play that favours moves and `end`, so window shuffles (offers taken back and made again) stay rare."""
 
     def choose(state, seat, legal):
         if "challenge" in legal and rnd.random() < 0.2:

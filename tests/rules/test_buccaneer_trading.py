@@ -1,4 +1,4 @@
-"""Ports, home, Flat Island and Anchor Bay: spec §8 edge cases 21–25 and 29."""
+"""Ports, home, Flat Island and Anchor Bay: edge cases 21–25 and 29 of docs/games/buccaneer.md#edge-cases-and-the-tests-that-cover-them."""
 
 from __future__ import annotations
 

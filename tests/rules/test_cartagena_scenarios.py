@@ -1,7 +1,8 @@
-"""Cartagena rules from hand-built positions: every edge case of spec §8 by number, then the rules of §3.
+"""Cartagena rules from hand-built positions: every edge case of docs/games/cartagena.md#edge-cases-and-the-tests-that-cover-them by number, then
+the rules of docs/games/cartagena.md#decisions-taken-where-the-rule-text-is-silent-or-ambiguous.
 
-Positions use the fixed passage of spec §2.2. By symbol: bottle 3 12 14 23 28 31, dagger 5 7 16 24 27 32,
-hat 4 8 17 19 30 33, key 2 10 18 21 25 35, pistol 6 9 13 22 26 36, skull 1 11 15 20 29 34.
+Positions use the fixed passage (docs/games/cartagena.md#the-passage). By symbol: bottle 3 12 14 23 28 31,
+dagger 5 7 16 24 27 32, hat 4 8 17 19 30 33, key 2 10 18 21 25 35, pistol 6 9 13 22 26 36, skull 1 11 15 20 29 34.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from rules.core import IllegalAction, canonical_json
 State = dict[str, Any]
 
 
-# -- helpers ------------------------------------------------------------------------------------------
+# -- helpers -----------------------------------------------------------------------------------------------------------
 def table(players: int = 2, mode: str = "jamaica", **options: str) -> State:
     """A fresh fixed-passage table where seat 0 (Red) is to play."""
     state = GAME.new(players, {"board": "fixed", "mode": mode, **options}, "scenario")
@@ -102,7 +103,7 @@ def conserved(state: State) -> bool:
     return card_total(state) == 102 and all(cards[symbol] == 17 for symbol in SYMBOLS)
 
 
-# -- spec §8 ------------------------------------------------------------------------------------------
+# -- the edge cases of docs/games/cartagena.md -------------------------------------------------------------------------
 def test_edge_01_player_counts_and_options_are_validated() -> None:
     for players in (1, 6):
         with pytest.raises(IllegalAction) as caught:
@@ -525,7 +526,7 @@ def test_edge_28_legal_actions_order() -> None:
     assert GAME.legal_actions(state, 1) == []
 
 
-# -- rules of §3 beyond the edge cases -----------------------------------------------------------------
+# -- rules beyond the edge cases ---------------------------------------------------------------------------------------
 def test_parse_is_case_and_space_insensitive_and_gives_canonical_text() -> None:
     assert GAME.parse("  Forward   START  Skull ") == "forward start skull"
     assert GAME.parse("forward 12 k") == "forward 12 key"
@@ -616,7 +617,7 @@ def test_view_shape_follows_spec_section_4() -> None:
 def test_the_lobby_suggests_reshuffle_on_only_at_a_jamaica_table_of_4_or_5(
     players: int, mode: str, reshuffle: str
 ) -> None:
-    """Spec §1.2: a Jamaica pile without reshuffle runs dry in a third to half of the games with 4–5 crews."""
+    """A Jamaica pile without reshuffle runs dry in a third to half of the games with 4–5 crews (docs/games/cartagena.md#the-stall-ending)."""
     notes = GAME.lobby_notes(players, GAME.resolve_options({"mode": mode, "reshuffle": reshuffle}))
     if players >= 4 and mode == "jamaica" and reshuffle == "off":
         assert len(notes) == 1 and "`reshuffle on`" in notes[0] and str(players) in notes[0]

@@ -1,11 +1,12 @@
-"""Flagon: one scenario test per numbered edge case of the spec (section 8), named after its number."""
+"""Flagon: one scenario test per numbered edge case of
+docs/games/flagon.md#edge-cases-and-the-tests-that-cover-them, named after its number."""
 
 from __future__ import annotations
 
 import pytest
 
 from rules.core import IllegalAction, clone
-from rules.flagon import GAME, flow
+from rules.flagon import GAME, engine, forces, moves
 from rules.flagon.forces import Ctx
 from tests.rules.test_flagon_positions import give, legal, obj, place, position, run
 
@@ -39,8 +40,8 @@ def test_edge_01_voluntary_moves_never_end_on_water() -> None:
 
 def test_edge_01_reentry_never_offers_water() -> None:
     st = position([("monk", "west", None, "e"), ("rogue", "east", "N12", "w")])
-    opts = flow.entry_squares(st, 0)
-    assert opts and all(flow.is_floor(st, p) for p in opts)
+    opts = moves.entry_squares(st, 0)
+    assert opts and all(forces.is_floor(st, p) for p in opts)
 
 
 def test_edge_02_table_square_over_water_is_enterable_and_knockback_from_it_is_overboard() -> None:
@@ -196,7 +197,7 @@ def test_edge_12_god_smack_over_the_gap() -> None:
     assert after["chars"][1]["time"] == 5  # it Falls
     assert after["chars"][1]["rep"] == 17
     # slam in mid-air above H6: still Overboard
-    st["chars"].append(dict(flow._blank_char(2, "east", 1), id="monk", pos="I6", hand=[], time=20))
+    st["chars"].append(dict(engine._blank_char(2, "east", 1), id="monk", pos="I6", hand=[], time=20))
     after, lines = run(st, 0, "god-smack", "at G6")
     assert after["chars"][1]["pos"] is None
     assert after["chars"][1]["rep"] == 20 - 3 - 1 - 2
@@ -309,8 +310,8 @@ def test_edge_17_overboard_before_acting_replans_reenters_and_reveals_the_new_ca
     st["chars"][1]["duration"] = ["boast"]
     ctx = Ctx(st)
     st["chars"][0]["waiting"] = False
-    flow.reveal(st, ctx, 0)
-    flow.settle(st, ctx)
+    engine.reveal(st, ctx, 0)
+    engine.settle(st, ctx)
     after, _ = GAME.apply(st, 0, "at B7")
     assert after["phase"] == "replan" and after["chars"][1]["pos"] is None
     after, _ = GAME.apply(after, 1, "plan rogue dash")
@@ -333,8 +334,8 @@ def test_edge_18_overboard_while_not_active_reenters_before_planning_and_plans_n
     st["chars"][1]["time"] = 3
     ctx = Ctx(st)
     st["chars"][0]["waiting"] = False
-    flow.reveal(st, ctx, 0)
-    flow.settle(st, ctx)
+    engine.reveal(st, ctx, 0)
+    engine.settle(st, ctx)
     after, _ = GAME.apply(st, 0, "at B7")
     after, _ = GAME.apply(after, 1, "plan rogue dash")
     after, _ = GAME.apply(after, 1, "plan rogue step")
@@ -363,7 +364,7 @@ def test_edge_19_reentry_with_every_start_taken() -> None:
     )
     place(st, "barrel2", "D12")
     place(st, "table2", ["B10", "A10"])
-    got = [f"{chr(65 + x)}{y + 1}" for x, y in flow.entry_squares(st, 0)]
+    got = [f"{chr(65 + x)}{y + 1}" for x, y in moves.entry_squares(st, 0)]
     # adjacent to B9, B11, C12, E12; not the table (B10), the barrel (D12), characters (C11) or water (A-column)
     assert got == ["B8", "C8", "C9", "C10", "D11", "E11", "F11", "B12", "F12"]
     st["pending"] = {"step": "enter", "char": 0, "card": None}
@@ -378,7 +379,7 @@ def test_edge_20_dazed_plans_three_and_the_marker_goes_after_planning() -> None:
     st["chars"][1]["hand"].remove("step")
     st["chars"][1]["queue"] = ["step"]
     ctx = Ctx(st)
-    flow.begin_step(st, ctx)
+    engine.begin_step(st, ctx)
     assert st["owed"] == {"1": 2}
     st, _ = GAME.apply(st, 1, "plan rogue move")
     assert st["chars"][1]["dazed"]
@@ -392,8 +393,8 @@ def test_edge_20_dazed_plans_three_and_the_marker_goes_after_planning() -> None:
         r["hand"].remove(card)
         r["queue"].append(card)
     ctx = Ctx(st2)
-    flow.begin_step(st2, ctx)
-    flow.settle(st2, ctx)
+    engine.begin_step(st2, ctx)
+    engine.settle(st2, ctx)
     assert not st2["chars"][1]["dazed"]
 
 
@@ -412,8 +413,8 @@ def test_edge_21_falls_before_being_drawn_skips_the_step() -> None:
     st["objects"] = [o for o in GAME.new(2, {}, "x")["objects"] if o["id"] == "rug1"]
     ctx = Ctx(st)
     st["chars"][0]["waiting"] = False
-    flow.reveal(st, ctx, 0)
-    flow.settle(st, ctx)
+    engine.reveal(st, ctx, 0)
+    engine.settle(st, ctx)
     after, events = GAME.apply(st, 0, "at C8")
     rogue = after["chars"][1]
     texts = [e.public or "" for e in events]
@@ -607,12 +608,12 @@ def test_edge_32_final_scoring_and_tie_breaks() -> None:
     place(st, "chest5", "H5")  # loose on a plank: nobody
     place(st, "table1", ["A4", "B4"])
     place(st, "chest6", "A4")  # on a table over water: nobody
-    sc = flow.scores(st)
+    sc = engine.scores(st)
     assert sc["west"]["chests"] == 4 and sc["east"]["chests"] == 0
-    assert flow.result(st)["winner"] == "west"  # 20 + 4 chests vs 20
+    assert engine.result(st)["winner"] == "west"  # 20 + 4 chests vs 20
     st["chars"][0]["rep"] = 20
     st["chars"][1]["rep"] = 40
-    res = flow.result(st)
+    res = engine.result(st)
     assert res["scores"]["west"]["total"] == 40 and res["scores"]["east"]["total"] == 40
     assert res["winner"] == "west"  # tie on totals: more chests
     for o in st["objects"]:
@@ -620,7 +621,7 @@ def test_edge_32_final_scoring_and_tie_breaks() -> None:
             o.update(gone=True, held=None, sq=None)
     st["chars"][0]["held"] = None
     st["chars"][0]["rep"] = 40
-    res = flow.result(st)
+    res = engine.result(st)
     assert res["winner"] is None and res["winners"] == [0, 1]
 
 
@@ -683,5 +684,5 @@ def test_seed_chests_score_for_the_ship_they_lie_on() -> None:
     st = position([("monk", "west", "C7", "e"), ("rogue", "east", "N12", "w")], keep=("chest1", "chest4"))
     place(st, "chest4", "E5")  # an east chest dragged onto the west ship
     place(st, "chest1", "H9")  # a west chest left on a gangplank
-    sc = flow.scores(st)
+    sc = engine.scores(st)
     assert sc["west"]["chests"] == 1 and sc["east"]["chests"] == 0

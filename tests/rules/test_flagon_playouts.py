@@ -1,4 +1,5 @@
-"""Flagon: seeded playouts with invariants after every action (spec 8, cases 33-35), secrecy of plans and the
+"""Flagon: seeded playouts with invariants after every action (edge cases 33-35 of
+docs/games/flagon.md#edge-cases-and-the-tests-that-cover-them), secrecy of plans and the
 Navy, determinism across processes, pinned perft counts, and the AI's contract."""
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
-"""Flagon: hand-built positions (helpers shared by the other Flagon tests) and the board data of spec 2.2."""
+"""Flagon: hand-built positions (helpers shared by the other Flagon tests) and the board data (docs/games/flagon.md#the-board)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rules.core import clone
-from rules.flagon import GAME, flow
+from rules.flagon import GAME, engine
 from rules.flagon.board import CENTRE, PLANKS, name, solid, terrain, xy
 from rules.flagon.forces import Ctx
 
@@ -20,8 +20,8 @@ def position(chars: list[tuple[str, str, str | None, str]], keep: tuple[str, ...
     st = GAME.new(2, {"setup": "random", "crews": "seats", "length": "long"}, "scenario")
     st["chars"] = []
     for k, (cid, crew, square, facing) in enumerate(chars):
-        c = flow._blank_char(k, crew, 0 if crew == "west" else 1)
-        flow._take_character(c, cid)
+        c = engine._blank_char(k, crew, 0 if crew == "west" else 1)
+        engine._take_character(c, cid)
         c["pos"] = square
         c["facing"] = facing
         c["time"] = 20
@@ -66,8 +66,8 @@ def run(st: State, i: int, card: str, *choices: str) -> tuple[State, list[str]]:
     c["queue"].insert(0, card)
     c["time"] = st["T"]
     ctx = Ctx(st)
-    flow.reveal(st, ctx, i)
-    flow.settle(st, ctx)
+    engine.reveal(st, ctx, i)
+    engine.settle(st, ctx)
     lines = [e.public or "" for e in ctx.events]
     for choice in choices:
         st, events = GAME.apply(st, c["seat"], choice)
@@ -84,7 +84,7 @@ def obj(st: State, oid: str) -> dict:
     return next(o for o in st["objects"] if o["id"] == oid)
 
 
-# -- board data (spec 2.2) ------------------------------------------------------------------------------
+# -- board data (docs/games/flagon.md#the-board) -----------------------------------------------------------------------
 
 
 def test_terrain_matches_the_spec_map() -> None:

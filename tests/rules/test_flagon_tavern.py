@@ -1,4 +1,4 @@
-"""Flagon's optional tavern board (spec Appendix B): free-for-all setup, walls instead of water, scoring."""
+"""Flagon's optional tavern board (docs/games/flagon.md#the-tavern): free-for-all setup, walls instead of water, scoring."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from rules.flagon import GAME, flow
+from rules.flagon import GAME, engine
 from tests.rules.test_flagon_playouts import check_invariants, check_step
 from tests.rules.test_flagon_positions import give, legal, obj, place, run
 
@@ -16,8 +16,8 @@ def tavern(chars: list[tuple[str, int, str, str]], keep: tuple[str, ...] = ()) -
     st = GAME.new(4, {"map": "tavern", "setup": "random"}, "tavern-scenario")
     st["chars"] = []
     for k, (cid, seat, square, facing) in enumerate(chars):
-        c = flow._blank_char(k, f"p{seat}", seat)
-        flow._take_character(c, cid)
+        c = engine._blank_char(k, f"p{seat}", seat)
+        engine._take_character(c, cid)
         c.update(pos=square, facing=facing, time=20)
         st["chars"].append(c)
     st["objects"] = [o for o in st["objects"] if o["id"] in keep]
@@ -80,13 +80,13 @@ def test_tavern_barrel_stops_at_the_wall() -> None:
 def test_tavern_scoring_flagon_breaks_ties() -> None:
     st = tavern([("monk", 0, "C2", "e"), ("rogue", 1, "A9", "e"), ("wizard", 2, "F6", "n")], keep=("flagon",))
     st["chars"][2]["rep"] = 10
-    assert flow.result(st)["winners"] == [0, 1]  # a shared win
+    assert engine.result(st)["winners"] == [0, 1]  # a shared win
     give(st, 1, "flagon")
-    res = flow.result(st)
+    res = engine.result(st)
     assert res["winners"] == [1] and res["winner"] == "p1"
     give(st, 2, "flagon")
     st["chars"][1]["held"] = None
-    assert flow.result(st)["winners"] == [0, 1]  # the holder is not among the tied
+    assert engine.result(st)["winners"] == [0, 1]  # the holder is not among the tied
 
 
 @pytest.mark.parametrize("players", [2, 5, 8])

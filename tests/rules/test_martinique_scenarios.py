@@ -1,4 +1,4 @@
-"""Martinique scenario tests from hand-built positions: one test (or more) per numbered edge case of spec §8."""
+"""Martinique scenario tests from hand-built positions: one test (or more) per numbered edge case of docs/games/martinique.md#edge-cases-and-the-tests-that-cover-them."""
 
 from __future__ import annotations
 
@@ -264,7 +264,7 @@ def test_edge_08_opponent_chooses_when_it_has_more_hidden_tiles() -> None:
     assert view["pending"] == {"mover": BLACK, "reveals_owed": 1, "from": "A1", "to": "C1", "via": ["B1"]}
     with pytest.raises(IllegalAction) as err:
         GAME.apply(after, BLACK, "done")
-    assert err.value.code == "not_your_turn" and err.value.message == "Red must reveal a map tile first."
+    assert err.value.code == "not_your_turn" and err.value.message == "It is not your turn: waiting for Red (seat 2)."
     done, events = play(after, RED, "reveal 4")
     assert publics(events)[0] == "Red reveals map tile 4 (passed at B1)."
     assert done["players"][BLACK]["collection"] == ["rum:2"] and done["pub"][0] == BLACK

@@ -1,5 +1,5 @@
-"""Treasure Island map data and exact geometry: the spec's regression numbers (§2.5) and edge cases 1–5, 11,
-26–29."""
+"""Treasure Island map data and exact geometry: the regression numbers (docs/games/treasure_island.md#the-islands) and edge cases
+1–5, 11, 26–29 of docs/games/treasure_island.md#edge-cases-and-the-tests-that-cover-them."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections import deque
 import pytest
 
 from rules.treasure_island import geometry as G
-from rules.treasure_island.maps import MAPS
+from rules.treasure_island.board import MAPS
 
 ALL5 = ("anne", "olivier", "jim", "charlotte", "ben")
 

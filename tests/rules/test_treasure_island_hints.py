@@ -1,4 +1,4 @@
-"""Every hint card's truth value against its text on hand-made treasure positions (spec §2.7), and the
+"""Every hint card's truth value against its text on hand-made treasure positions (docs/games/treasure_island.md#hints), and the
 region bitsets agree with the pointwise predicates."""
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """Seeded playouts of Treasure Island with invariants after every action, secrecy of the public view,
-determinism across processes, pinned move counts ("perft") and complete AI games (spec §8 cases 32–34)."""
+determinism across processes, pinned move counts ("perft") and complete AI games (edge cases 32–34 of
+docs/games/treasure_island.md#edge-cases-and-the-tests-that-cover-them)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Treasure Island scenario tests from hand-built positions: setup, calendar, pirate actions, Long John
-Silver's steps and the escape. Tests are named after the spec's numbered edge cases (§8)."""
+Silver's steps and the escape. Tests are named after the numbered edge cases of
+docs/games/treasure_island.md#edge-cases-and-the-tests-that-cover-them."""
 
 from __future__ import annotations
 
@@ -99,7 +100,7 @@ def test_bury_rejects_forbidden_nodes() -> None:
     assert code(s, "bury 0,0") == "not_eligible"  # sea
     assert code(s, "bury 15.5,17") == "not_eligible"  # red zone
     assert code(s, "bury 12.3,4") == "bad_point"
-    assert code(s, "ride 20,8") == "wrong_step"
+    assert code(s, "ride 20,8") == "illegal"  # not a step of burying: the shared wording
     assert code(s, "bury 20,8", seat=1) == "not_your_turn"
 
 
@@ -151,10 +152,10 @@ def test_black_spot_swaps_the_hand() -> None:
     s["state"] = "turn"
     s["pending"] = None
     s["turn"]["left"] = 0
-    from rules.treasure_island import engine as E
+    from rules.treasure_island import days
 
     ev: list = []
-    E.start_day(s, ev)
+    days.start_day(s, ev)
     assert s["day"] == 8 and s["black_spot"] and all(c.startswith("B") for c in s["hand"]) and len(s["hand"]) == 3
     assert "Black Spot" in ev[-1].public
 
@@ -252,9 +253,9 @@ def test_edge_12_first_hint_is_truth_and_later_token_steps_always_open() -> None
     s["state"] = "turn"
     s["turn"]["left"] = 0
     s["day"] = 4  # next: June 5, a Starting Hint on side B
-    from rules.treasure_island import engine as E
+    from rules.treasure_island import days
 
-    E.start_day(s, [])
+    days.start_day(s, [])
     assert s["state"] == "hint_card"
     s = act(s, GAME.legal_actions(s, 0)[0])
     assert s["state"] == "hint_token"
@@ -284,14 +285,14 @@ def test_edge_13_chest_credit() -> None:
     s = act(s, GAME.legal_actions(s, 0)[0])
     assert s["chest_hints_played"] == 1 and GAME.view(s, None)["chests"]["credit"] == 0
     # no credit, only chest cards, empty deck: the event is skipped and no token is spent
-    from rules.treasure_island import engine as E
+    from rules.treasure_island import days
 
     t = json.loads(json.dumps(s))
     t["hand"], t["starting_deck"] = ["S4", "S6", "S7"], []
     t["state"], t["turn"]["left"], t["day"] = "turn", 0, 4
     truth = t["tokens"]["truth"]
     ev: list = []
-    E.start_day(t, ev)
+    days.start_day(t, ev)
     assert t["day"] == 5 and t["state"] == "turn" and t["tokens"]["truth"] == truth
     assert any("no hint" in (e.public or "") for e in ev)
 
@@ -447,9 +448,9 @@ def test_edge_21_one_player_with_three_miniatures() -> None:
     assert specials == [1, 1, 1]
     p = json.loads(json.dumps(s))
     p["day"], p["state"], p["turn"]["left"] = 5, "turn", 0
-    from rules.treasure_island import engine as E
+    from rules.treasure_island import days
 
-    E.start_day(p, [])
+    days.start_day(p, [])
     assert p["state"] == "prison" and GAME.to_act(p) == [1]
 
 
@@ -457,9 +458,9 @@ def test_edge_22_prison() -> None:
     s = game(players=4, treasure=(20, 8))
     p = json.loads(json.dumps(s))
     p["day"], p["state"], p["turn"]["left"], p["pending"] = 5, "turn", 0, None
-    from rules.treasure_island import engine as E
+    from rules.treasure_island import days
 
-    E.start_day(p, [])
+    days.start_day(p, [])
     assert p["state"] == "prison"
     assert GAME.legal_actions(p, GAME.to_act(p)[0])[0] == "tower T1"
     kept = act(p, "tower T1")
@@ -467,12 +468,12 @@ def test_edge_22_prison() -> None:
     x = game(players=4, treasure=(20, 8), expansion="on", tricks="0")
     x = json.loads(json.dumps(x))
     x["day"], x["state"], x["turn"]["left"], x["pending"] = 5, "turn", 0, None
-    E.start_day(x, [])
+    days.start_day(x, [])
     assert x["state"] == "prison_trick" and GAME.legal_actions(x, 0) == ["proceed"]
     y = game(players=4, treasure=(20, 8), expansion="on", tricks="1")
     y = json.loads(json.dumps(y))
     y["day"], y["state"], y["turn"]["left"], y["pending"] = 5, "turn", 0, None
-    E.start_day(y, [])
+    days.start_day(y, [])
     assert GAME.legal_actions(y, 0) == ["trick mutiny", "proceed"]
     m = act(y, "trick mutiny")
     assert GAME.to_act(m) == [0] and m["state"] == "prison"
@@ -485,9 +486,9 @@ def to_escape(players: int = 4, treasure: tuple[float, float] = (20, 8), **opts:
     s = json.loads(json.dumps(s))
     s["state"], s["turn"]["left"], s["pending"] = "turn", 0, None
     s["day"] = 18 if s["side"] == "A" else 20
-    from rules.treasure_island import engine as E
+    from rules.treasure_island import days
 
-    E.start_day(s, [])
+    days.start_day(s, [])
     return s
 
 
@@ -565,17 +566,17 @@ def test_edge_25_fog() -> None:
     assert code(t, "gallop 20,13.5") == "bad_destination"  # on the edge
     searched = act(t, "search 20,10")  # searches ignore fog
     assert G.mask_from_b64(searched["searches"][-1]["covered"]) >> G.node(40, 23) & 1
-    from rules.treasure_island import engine as E
+    from rules.treasure_island import days
 
     u = json.loads(json.dumps(t))
     u["turn"]["left"] = 0
     u["day"] = 14
-    E.start_day(u, [])
+    days.start_day(u, [])
     assert u["fog"] == []
     w = json.loads(json.dumps(t))
     w["state"], w["turn"]["left"], w["day"] = "turn", 0, 13
     w["calendar"] = w["calendar"][:1]
-    E.start_day(w, [])
+    days.start_day(w, [])
     assert len(w["fog"]) == 3
 
 
@@ -596,9 +597,9 @@ def test_edge_30_traitor() -> None:
     s["figures"] = []
     e = json.loads(json.dumps(s))
     e["state"], e["turn"]["left"], e["pending"], e["day"] = "turn", 0, None, 18
-    from rules.treasure_island import engine as E
+    from rules.treasure_island import days
 
-    E.start_day(e, [])
+    days.start_day(e, [])
     e["figures"][0]["pos"] = hu(20, 10)
     won = act(e, "run 20,8")
     assert won["outcome"]["winners"] == sorted([0, traitor])

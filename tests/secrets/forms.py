@@ -15,7 +15,7 @@ def text_forms(game_id: str, state: State) -> list[str]:
     if game_id == "treasure_island":
         return _treasure_island(state)
     if game_id == "cartagena" and state["options"]["mode"] == "jamaica":
-        from rules.cartagena.engine import SYMBOLS
+        from rules.cartagena.board import SYMBOLS
 
         out = []
         for hand in state["hands"]:

@@ -47,7 +47,7 @@ def _redeal(pieces: list[list[Any]], rnd: random.Random) -> list[list[Any]]:
 
 # -- cartagena -------------------------------------------------------------------------------------------------
 def cartagena(state: State, rnd: random.Random) -> State:
-    from rules.cartagena.engine import SYMBOLS
+    from rules.cartagena.board import SYMBOLS
 
     s = _copy(state, "hands", "stock")
     _reseed(s, rnd)

@@ -1,4 +1,4 @@
-"""Both islands as data, in miles (spec §2.3 and §2.4). Every vertex lies on the half-mile grid.
+"""Both islands as data, in miles (docs/games/treasure_island.md#the-islands). Every vertex lies on the half-mile grid.
 
 The engine converts these to half-mile units in ``geometry``; views carry this data as it is so the renderer
 draws from the view alone.

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core import State, clone
-from rules.martinique.board import BEACH_SET, HOOK_SET, MAP_TILES, SCROLL_SET, SQUARES, candidates
-from rules.martinique.engine import COLOURS, NAMES, hidden_maps, landed, to_act
+from rules.martinique.board import BEACH_SET, COLOURS, HOOK_SET, MAP_TILES, NAMES, SCROLL_SET, SQUARES, candidates
+from rules.martinique.moves import hidden_maps, landed, to_act
 from rules.martinique.tiles import TYPES, is_map, pairs_points, value_of
 
 
@@ -74,7 +74,7 @@ def knowledge(state: State, seat: int) -> dict[str, Any]:
     }
 
 
-def build_view(state: State, seat: int | None) -> dict[str, Any]:
+def view(state: State, seat: int | None) -> dict[str, Any]:
     over = state["phase"] == "over"
     island, pirates, dig_pub = state["island"], state["pirates"], state["dig_pub"]
     squares = {}
@@ -130,3 +130,27 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
     if seat is not None:
         view["private"] = knowledge(state, seat)
     return view
+
+
+def private_summary(view: dict[str, Any], seat: int) -> str:
+    mine = view.get("private") or {}
+    if mine.get("seat") != seat:
+        return ""
+    maps = ", ".join(mine["maps"]) or "none"
+    places = mine["candidates"]
+    where = ", ".join(places) if len(places) <= 12 else f"{len(places)} squares (crossed out on your map)"
+    return f"Your secret map tiles: {maps}.\nThe Lost Treasure may still lie on: {where}."
+
+
+def owed(view: dict[str, Any], seat: int) -> str:
+    step = view.get("step")
+    if step == "reveal":
+        return "reveal one of your hidden map tiles (the other pirate passed yours)"
+    if step == "hook":
+        return "take a joker or a map tile from The Hook"
+    if step == "claim":
+        return "claim a chest or say done"
+    if view.get("phase") == "sunset" or step == "dig":
+        pub = view.get("next_pub")
+        return f"place a digging pirate (pub seat {pub})" if pub else "place a digging pirate"
+    return "place or move a pirate"
