@@ -19,7 +19,7 @@ class GuildCommands:
     internal_errors: int
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
-        """The server's settings (host_role_id, anyone_can_open, turn_limit_seconds, ai_takeover)."""
+        """The server's settings (host_role_id, anyone_can_open, turn_limit_seconds, ai_takeover, web_pages)."""
         return dict(await self._guild_settings(guild_id))
 
     async def _guild_settings(self, guild_id: int) -> dict[str, Any]:
@@ -38,7 +38,7 @@ class GuildCommands:
                 continue
             if key == "host_role_id":
                 current[key] = None if value in (None, 0, "", "none") else int(value)
-            elif key in ("anyone_can_open", "ai_takeover"):
+            elif key in ("anyone_can_open", "ai_takeover", "web_pages"):
                 current[key] = value if isinstance(value, bool) else str(value).lower() in ("1", "true", "yes", "on")
             elif key == "turn_limit_seconds":
                 seconds = int(value)
@@ -48,7 +48,8 @@ class GuildCommands:
             else:
                 return Outputs(
                     ok=False,
-                    reply=f"Unknown setting '{key}'; settings: host_role_id, anyone_can_open, turn_limit_seconds, ai_takeover.",
+                    reply=f"Unknown setting '{key}'; settings: host_role_id, anyone_can_open, turn_limit_seconds,"
+                    " ai_takeover, web_pages.",
                 )
         await self.store.save_settings(caller.guild_id, current)
         self._settings[caller.guild_id] = current
@@ -56,7 +57,8 @@ class GuildCommands:
         text = (
             f"Host role: {role}; anyone can open tables: {'yes' if current['anyone_can_open'] else 'no'}; "
             f"turn time limit: {duration(current['turn_limit_seconds'])}; "
-            f"AI takes over on time-out: {'yes' if current['ai_takeover'] else 'no'}."
+            f"AI takes over on time-out: {'yes' if current['ai_takeover'] else 'no'}; "
+            f"tables shown on the web: {'yes' if current['web_pages'] else 'no'}."
         )
         return Outputs(reply=text)
 

@@ -27,6 +27,8 @@ from bot.lease import LeaseError, ShardLease
 from bot.settings import Settings, configure_logging
 from bot.store import is_postgres_url
 from bot.tables import TableHost
+from bot.web.links import WebLinks
+from bot.web.serve import WebPages
 
 log = logging.getLogger("parley.discord")
 
@@ -98,6 +100,8 @@ class ParleyBot(commands.AutoShardedBot):
         self._host_started = False
         self._recovery: asyncio.Task[None] | None = None
         self.tick_loop.change_interval(seconds=tick_seconds)
+        #: the tables' web pages served from this process (``PARLEY_WEB_PORT``), started with the host
+        self.web: WebPages | None = None
 
     async def setup_hook(self) -> None:
         await add_cogs(self)
@@ -106,6 +110,12 @@ class ParleyBot(commands.AutoShardedBot):
             return
         await self.host.start()
         self._host_started = True
+        if self.web is not None:
+            try:
+                await self.web.start()
+            except OSError as exc:  # the port is taken: Discord matters more than the pages
+                log.error("cannot serve the web pages on port %s (%s); running without them", self.web.port, exc.strerror)
+                self.web = None
         self.tick_loop.start()
         self._recovery = asyncio.create_task(self._repost_lost_boards())
         if self.dev_guild:
@@ -163,6 +173,8 @@ class ParleyBot(commands.AutoShardedBot):
             self.tick_loop.cancel()
         if self._recovery is not None and not self._recovery.done():
             self._recovery.cancel()
+        if self.web is not None:
+            await self.web.stop()  # before the render workers it draws with go away
         if self._host_started:
             await self._wait_in_flight(IN_FLIGHT_SECONDS)
         await self.delivery.drain()
@@ -240,9 +252,12 @@ def run(settings: Settings) -> int:
                 await lease.release()
                 raise
         try:
-            bot = ParleyBot(
-                build_host(settings), dev_guild=settings.dev_guild, shard_count=shards.count, shard_ids=shards.ids
-            )
+            host = build_host(settings)
+            bot = ParleyBot(host, dev_guild=settings.dev_guild, shard_count=shards.count, shard_ids=shards.ids)
+            if settings.web_url:
+                bot.delivery.web_links = WebLinks(host.store, settings.web_url)  # Watch buttons, /hand's seat link
+            if settings.web_port:
+                bot.web = WebPages(settings, host.pictures)
             lost: list[str] = []
             async with bot:
                 _close_on_sigterm(bot)

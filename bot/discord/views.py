@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.interact import caller_for, clip, defer, reply_files, say
+from bot.discord.seatlink import with_seat_link
 from bot.tables import Caller, Choice, Outputs, TableHost, TableSummary
 from rules import registry
 
@@ -161,11 +162,13 @@ def board_view(
     *,
     turn: bool = True,
     decline: bool = False,
+    web: tuple[str, str] | None = None,
 ) -> discord.ui.View:
     """The buttons under a board post: "Take your turn" (when someone must act), "My hand" and "Zoom" (a close-up);
-    and while seats that owe nothing may still act (a challenge), a button per such action and, if an AI waits for
-    them, "Let it stand"."""
+    while seats that owe nothing may still act (a challenge), a button per such action and, if an AI waits for
+    them, "Let it stand"; and with the web pages on, ``web``: a link to the table's page ("Watch")."""
     view = discord.ui.View(timeout=None)
+    _web_link(view, web)
     if turn:
         view.add_item(TurnButton(table_id, state_no))
     view.add_item(HandButton(table_id, state_no))
@@ -178,11 +181,19 @@ def board_view(
     return view
 
 
-def zoom_view(table_id: int, state_no: int) -> discord.ui.View:
-    """The one button under a board post nobody has to act on (a closed turn, the final board): a close-up."""
+def zoom_view(table_id: int, state_no: int, web: tuple[str, str] | None = None) -> discord.ui.View:
+    """The button under a board post nobody has to act on (a closed turn, the final board): a close-up; and with
+    the web pages on, ``web``: a link to the table's page or its replay."""
     view = discord.ui.View(timeout=None)
     view.add_item(ZoomButton(table_id, state_no))
+    _web_link(view, web)
     return view
+
+
+def _web_link(view: discord.ui.View, web: tuple[str, str] | None) -> None:
+    """A link button, ``(label, url)``: it opens the page in the browser, nothing reaches the bot."""
+    if web is not None:
+        view.add_item(discord.ui.Button(label=web[0], url=web[1], emoji="🌐", row=None))
 
 
 # -- shared checks ------------------------------------------------------------------------------------------
@@ -310,7 +321,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:ha
             interaction,
             "hand",
             # a My hand pressed in a DM (none carries one today) finds the player's table as /hand there does
-            lambda host, caller: host.hand(caller) if caller.guild_id else host.hand_from_dm(caller),
+            lambda host, caller: _hand_with_link(interaction, host, caller),
             "try `/hand`",
         )
 
@@ -337,6 +348,13 @@ class ZoomButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:zo
         await _show_to_caller(
             interaction, "zoom", lambda host, caller: host.zoom(caller), "the board post still shows everything"
         )
+
+
+async def _hand_with_link(interaction: discord.Interaction, host: TableHost, caller: Caller) -> Outputs:
+    """The caller's private view, with a link to their seat page when the tables have web pages."""
+    out = await (host.hand(caller) if caller.guild_id else host.hand_from_dm(caller))
+    _, delivery = _parts(interaction)
+    return await with_seat_link(delivery.web_links, caller, out)
 
 
 async def _show_to_caller(

@@ -14,10 +14,12 @@ for the small, frequent transactions a move is.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import logging
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -121,6 +123,54 @@ class PostgresStore(Store):
             "SELECT setval(pg_get_serial_sequence('tables', 'id'), GREATEST(COALESCE(MAX(id), 0), 1),"
             " MAX(id) IS NOT NULL) FROM tables"
         )
+
+
+    async def listen_tables(self, on_change: Callable[[int | None], None]) -> Callable[[], Awaitable[None]] | None:
+        """Migration 7's trigger notifies ``left('parley_' || schema, 63)`` with a table's id whenever its row
+        changes; one connection of its own listens there (a pooled one would be handed to queries), and is made again
+        after it is lost."""
+        task = asyncio.create_task(self._listen(on_change), name="parley-listen-tables")
+
+        async def stop() -> None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+        return stop
+
+    async def _listen(self, on_change: Callable[[int | None], None]) -> None:
+        first = True
+        while True:
+            con: asyncpg.Connection | None = None
+            try:
+                con = await asyncpg.connect(self.url, timeout=10)
+                channel = await con.fetchval(
+                    "SELECT left('parley_' || n.nspname, 63) FROM pg_class c"
+                    " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = 'tables'::regclass"
+                )
+                lost = asyncio.Event()
+                con.add_termination_listener(lambda _con, lost=lost: lost.set())
+                await con.add_listener(channel, lambda _con, _pid, _channel, payload: _heard(on_change, payload))
+                if not first:
+                    on_change(None)  # what changed while nobody listened is unknown
+                first = False
+                await lost.wait()
+                log.warning("the connection listening for table changes was lost; listening again")
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
+                log.warning("cannot listen for table changes (%s); trying again", type(exc).__name__)
+            finally:
+                if con is not None and not con.is_closed():
+                    with contextlib.suppress(Exception):
+                        await con.close(timeout=2)
+            await asyncio.sleep(1.0)
+
+
+def _heard(on_change: Callable[[int | None], None], payload: str) -> None:
+    try:
+        table_id = int(payload)
+    except ValueError:
+        return
+    on_change(table_id)
 
 
 async def _rollback_if_open(con: asyncpg.Connection) -> None:
