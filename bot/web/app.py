@@ -186,13 +186,13 @@ class WebApp:
     def _base_url(self, request: web.Request) -> str:
         return self.links.base_url or str(request.url.origin())
 
-    async def _snapshot(self, request: web.Request) -> Snapshot:
-        """The table the address names, as shown now (the live copy when this process follows it); 404 if there is
-        none or its server does not show its tables."""
+    async def _snapshot(self, request: web.Request, at_least: int = 0) -> Snapshot:
+        """The table the address names, as shown now (the live copy when this process follows it, unless that is
+        older than move ``at_least``); 404 if there is none or its server does not show its tables."""
         slug = request.match_info["slug"]
         table_id = self.source.table_id(slug)
         watch = self.hub.watched(table_id) if table_id is not None else None
-        if watch is not None:
+        if watch is not None and watch.snap.n >= at_least:
             snap: Snapshot | None = watch.snap
             if not await self.links.enabled(watch.snap.row.guild_id):
                 snap = None
@@ -276,8 +276,8 @@ class WebApp:
         return await self.hub.stream(request, snap, self._since(request, snap), client_address(request))
 
     async def board(self, request: web.Request) -> web.Response:
-        snap = await self._snapshot(request)
         n = int(request.match_info["n"])
+        snap = await self._snapshot(request, at_least=n)
         seat = self._seat_query(request, snap)
         if snap.state is None or n > snap.n:
             raise web.HTTPNotFound
@@ -385,8 +385,8 @@ class WebApp:
         response = self._html(pages.message_page(title, text), private=True, status=403)
         return response
 
-    async def _seat(self, request: web.Request) -> tuple[Snapshot, SeatPass]:
-        snap = await self._snapshot(request)
+    async def _seat(self, request: web.Request, at_least: int = 0) -> tuple[Snapshot, SeatPass]:
+        snap = await self._snapshot(request, at_least)
         p = await self.source.seat_pass(request.cookies.get(SEAT_COOKIE, ""), COOKIE, snap)
         if p is None:
             response = self._refused(
@@ -429,11 +429,11 @@ class WebApp:
         return await self.hub.stream(request, snap, self._since(request, snap), client_address(request), p, allowed)
 
     async def seat_board(self, request: web.Request) -> web.Response:
+        n = int(request.match_info["n"])
         try:
-            snap, p = await self._seat(request)
+            snap, p = await self._seat(request, at_least=n)
         except _Answer as answer:
             return answer.response
-        n = int(request.match_info["n"])
         if snap.state is None or n > snap.n or (n != snap.n and not snap.over):
             raise web.HTTPNotFound  # a running game's seat page shows the seat as it is now
         png = await self.boards.picture(snap, n, p.seat)
