@@ -168,7 +168,6 @@ def board_view(
     while seats that owe nothing may still act (a challenge), a button per such action and, if an AI waits for
     them, "Let it stand"; and with the web pages on, ``web``: a link to the table's page ("Watch")."""
     view = discord.ui.View(timeout=None)
-    _web_link(view, web)
     if turn:
         view.add_item(TurnButton(table_id, state_no))
     view.add_item(HandButton(table_id, state_no))
@@ -178,6 +177,7 @@ def board_view(
             view.add_item(ReactButton(table_id, state_no, action, label))
     if decline:
         view.add_item(StandButton(table_id, state_no))
+    _web_link(view, web)
     return view
 
 
@@ -193,7 +193,7 @@ def zoom_view(table_id: int, state_no: int, web: tuple[str, str] | None = None) 
 def _web_link(view: discord.ui.View, web: tuple[str, str] | None) -> None:
     """A link button, ``(label, url)``: it opens the page in the browser, nothing reaches the bot."""
     if web is not None:
-        view.add_item(discord.ui.Button(label=web[0], url=web[1], emoji="🌐", row=None))
+        view.add_item(discord.ui.Button(label=web[0], url=web[1], emoji="🌐"))
 
 
 # -- shared checks ------------------------------------------------------------------------------------------
