@@ -150,16 +150,19 @@ def _state_block(card: dict[str, Any]) -> str:
 def table_page(card: dict[str, Any], moves: list[dict[str, Any]], base: str, events: str, meta: Meta) -> str:
     """The live table page: board, whose turn and what is owed, seats, the fine print, the latest moves."""
     hidden = "" if card["n"] else " hidden"
-    replay = f'<a id="replay" class="button" href="{esc(base)}/replay"{hidden}>Step through the game</a>'
+    replay = (
+        f'<p class="replay-link" id="replay"{hidden}><a class="button" href="{esc(base)}/replay">'
+        "Step through the game, move by move</a></p>"
+    )
     body = (
         '<main class="layout">'
-        f'<section class="main-col">{_state_block(card)}{_board(card)}</section>'
+        f'<section class="main-col">{_state_block(card)}{_board(card)}{replay}</section>'
         '<aside class="side">'
         f'<section class="card"><h2>Seats</h2>{_seats(card)}</section>'
         f'<section class="card fine"{"" if card["caption"] else " hidden"} id="caption-box"><h2>On the table</h2>'
         f'<div id="caption">{lines_html(card["caption"])}</div></section>'
         f'<section class="card"><h2>Moves <span id="live" class="live" hidden>● live</span></h2>{_moves(moves)}'
-        f"{replay}</section>"
+        "</section>"
         f'<section class="card meta"><p>Options: {esc(card["options"] or "none")}</p></section>'
         "</aside></main>"
     )
@@ -178,11 +181,11 @@ def seat_page(card: dict[str, Any], mine: dict[str, Any], moves: list[dict[str, 
         '<section class="main-col">'
         f'<p id="yourturn" class="prompt mine"{"" if turn else " hidden"}>{esc(turn)}</p>'
         + _board(card, "mine", mine["picture"], "Your private view")
-        + f'<section class="card private"><h2>Your seat: <span id="you">{esc(mine["you"])}</span></h2>'
+        + f'<section class="card private"><h2>Your seat</h2><p id="you" class="you">{esc(mine["you"])}</p>'
         f'<div id="summary">{lines_html(mine["summary"])}</div><div id="fine" class="fine">{lines_html(mine["fine"])}</div>'
-        "</section>"
-        f'<h2 class="under">The table</h2>{_state_block(public)}{_board(card)}</section>'
+        "</section></section>"
         '<aside class="side">'
+        f'<section class="card table-card"><h2>The table</h2>{_state_block(public)}{_board(card)}</section>'
         f'<section class="card"><h2>Seats</h2>{_seats(card, mine["seat"])}</section>'
         f'<section class="card"><h2>Moves <span id="live" class="live" hidden>● live</span></h2>{_moves(moves)}</section>'
         '<p class="private-note">This page is yours alone: it shows your seat\'s secrets. Don\'t share its address or '

@@ -66,8 +66,11 @@ SiteFactory = Callable[..., Awaitable[Site]]
 async def make_site(make_host: Any, db_path: str, clock: Clock) -> AsyncIterator[SiteFactory]:  # noqa: F811
     made: list[Site] = []
 
-    async def factory(path: str | None = None, *, host: TableHost | None = None, **options: Any) -> Site:
-        renderer = RecordingRenderer(cheap=True)
+    async def factory(
+        path: str | None = None, *, host: TableHost | None = None, real_pictures: bool = False, **options: Any
+    ) -> Site:
+        """``real_pictures``: the game's own boards (for the browser's screenshots), else a tiny stand-in."""
+        renderer = RecordingRenderer(cheap=not real_pictures)
         host = host or await make_host(path, renderer=renderer)
         store = Store(path or db_path)
         await store.open()
