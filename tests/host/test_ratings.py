@@ -124,9 +124,12 @@ async def test_the_migration_rates_earlier_games_once(
     store = Store(path)
     await store.open()
     async with store.transaction() as tx:
-        for table in ("ratings", "rating_changes", "rating_backfill", "dms_owed"):  # every table after step 4
-            await tx.execute(f"DROP TABLE {table}")
+        for table in ("ratings", "rating_changes", "rating_backfill", "dms_owed", "web_links", "web_keys", "web_revoked"):
+            await tx.execute(f"DROP TABLE {table}")  # every table after step 4
+        await tx.execute("ALTER TABLE guild_settings DROP COLUMN web_pages")
         if store.dialect == "postgresql":
+            await tx.execute("DROP TRIGGER parley_table_changed ON tables")
+            await tx.execute("DROP FUNCTION parley_table_changed()")
             await tx.execute("UPDATE parley_schema SET version = 4")
         else:
             await tx.execute("PRAGMA user_version = 4")
