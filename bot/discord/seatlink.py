@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 
+from bot.discord.interact import MAX_CONTENT
 from bot.tables import Caller, Outputs
 from bot.web.links import LINK_SECONDS, WebLinks
 
@@ -24,8 +25,13 @@ async def with_seat_link(links: WebLinks | None, caller: Caller, out: Outputs) -
     if url is not None:
         # <…> keeps Discord from fetching the link for a preview: it is for this player's browser only
         minutes = LINK_SECONDS // 60
-        out.reply = (
+        head = (
             f"🌐 [Follow your seat live in a browser](<{url}>) · private to you: open it within {minutes} minutes,"
-            " don't share it\n" + out.reply
+            " don't share it\n"
         )
+        lines = out.reply.splitlines()
+        # the link comes first and is never cut: the hand's last lines (its fine print) give way if need be
+        while len(lines) > 1 and len(head) + len("\n".join(lines)) > MAX_CONTENT:
+            lines.pop()
+        out.reply = head + "\n".join(lines)
     return out

@@ -115,13 +115,13 @@ class WebApp:
         get("/s/{token}", self.open_link)
         get("/t/{slug}", self.table)
         get("/t/{slug}/state.json", self.table_json)
-        get("/t/{slug}/events", self.events)
+        get("/t/{slug}/events", self.events, allow_head=False)
         get(r"/t/{slug}/board/{n:\d{1,9}}.png", self.board)
         get("/t/{slug}/replay", self.replay)
         get("/t/{slug}/replay.json", self.replay_json)
         get("/t/{slug}/seat", self.seat)
         get("/t/{slug}/seat/state.json", self.seat_json)
-        get("/t/{slug}/seat/events", self.seat_events)
+        get("/t/{slug}/seat/events", self.seat_events, allow_head=False)
         get(r"/t/{slug}/seat/board/{n:\d{1,9}}.png", self.seat_board)
         self.runner: web.AppRunner | None = None
         self.port: int | None = None

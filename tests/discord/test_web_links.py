@@ -61,3 +61,17 @@ async def test_the_final_board_links_to_the_replay(world: World) -> None:
         await play_turn_by_slash(w)
     final = next(m for m in w.messages() if m.attachments and m.attachments[0].filename == "final.png")
     assert links(final) == [("Replay", f"{BASE}/t/{slug}/replay")]
+
+
+async def test_a_long_hand_gives_way_to_the_link(world: World) -> None:
+    from bot.discord.seatlink import with_seat_link
+    from bot.tables import Caller, Outputs
+
+    w = world
+    links = WebLinks(w.host.store, BASE)
+    await w.open_table(w.ana, ai=1)
+    table_id = w.summary().table_id
+    long = "\n".join(["Your private view (Ana (Red)):", *[f"fine print line {i} " + "x" * 60 for i in range(40)]])
+    out = await with_seat_link(links, Caller(1, w.channel.id, w.ana.id, "ana"), Outputs(reply=long, seat=(table_id, 0)))
+    assert len(out.reply) <= 2000 and out.reply.startswith("🌐 [Follow your seat") and f"{BASE}/s/" in out.reply
+    assert "Your private view" in out.reply and "fine print line 39" not in out.reply

@@ -288,3 +288,24 @@ async def _finished(site: Site, b: Browser, slug: str) -> None:
     assert await b.run(_text, b.driver, "summary")
     assert ": " in await b.run(_text, b.driver, "action")  # who played what, once the game is over
     await b.shot("replay-seat")
+
+
+async def test_a_lobby_page_turns_into_the_game_when_it_starts(
+    make_site: SiteFactory, browsers: Any, clock: Clock
+) -> None:
+    site = await _live(await make_site(real_pictures=True))
+    assert (await site.host.open(ANA, "cartagena", {})).ok
+    slug = await site.slug()
+    b = browsers(PHONE)
+    await b.get(f"{site.url}/t/{slug}")
+    await b.wait(lambda d: d.find_element("id", "live").is_displayed())
+    assert "Waiting for players" in await b.run(_text, b.driver, "board-box")
+    clock.advance(1)  # a table's row changes with the time (the test's clock moves as a real one would)
+    assert (await site.host.join(BEN)).ok
+    await b.wait(lambda d: "Ben" in d.find_element("id", "seats").text)
+    clock.advance(1)
+    assert (await site.host.start_table(ANA)).ok
+    await b.wait(lambda d: d.find_elements("id", "board"))
+    await b.wait(lambda d: d.execute_script("return document.getElementById('board').naturalWidth") == 1100)
+    assert "▶" in await b.run(_text, b.driver, "prompt")
+    assert (await b.run(_text, b.driver, "status")).lower() == "live"

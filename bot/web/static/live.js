@@ -87,6 +87,19 @@
     const c = JSON.parse(event.data);
     if (c.n < shown) return; // an older picture of the table than the one shown
     shown = c.n;
+    if (c.board && !$("board")) {
+      // the game has started under a lobby's page: its board takes the empty frame's place
+      const frame = $("board-box");
+      if (frame) {
+        const img = document.createElement("img");
+        img.id = "board";
+        img.width = 1100;
+        img.height = 700;
+        img.alt = "The " + c.title + " board";
+        frame.classList.remove("empty");
+        frame.replaceChildren(img);
+      }
+    }
     swap($("board"), c.board);
     prompt = c.prompt || "";
     showPrompt();
