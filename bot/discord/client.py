@@ -28,7 +28,7 @@ from bot.settings import Settings, configure_logging
 from bot.store import is_postgres_url
 from bot.tables import TableHost
 from bot.web.links import WebLinks
-from bot.web.serve import WebPages
+from bot.web.serve import WebPages, why
 
 log = logging.getLogger("parley.discord")
 
@@ -114,7 +114,7 @@ class ParleyBot(commands.AutoShardedBot):
             try:
                 await self.web.start()
             except OSError as exc:  # the port is taken: Discord matters more than the pages
-                log.error("cannot serve the web pages on port %s (%s); running without them", self.web.port, exc.strerror)
+                log.error("cannot serve the web pages on port %s (%s); running without them", self.web.port, why(exc))
                 self.web = None
         self.tick_loop.start()
         self._recovery = asyncio.create_task(self._repost_lost_boards())

@@ -9,7 +9,8 @@ is built from public views, or from one seat's view behind that seat's signed li
 - :mod:`bot.web.snapshot`: a table at one moment, and what its pages show of it (cards, move events);
 - :mod:`bot.web.source`: snapshots read through the store, the server setting that turns the pages off;
 - :mod:`bot.web.positions`: earlier positions of a game, replayed from its log, for the replay viewer;
-- :mod:`bot.web.boards`: pictures drawn by the render pool, cached per table, move and seat;
+- :mod:`bot.web.boards`: pictures drawn by the render pool, cached per table, move and seat (:mod:`bot.web.cache`:
+  each value computed once however many requests ask for it at the same moment);
 - :mod:`bot.web.feed`: hearing that a table changed: PostgreSQL's notifications, or polling on SQLite;
 - :mod:`bot.web.live`: the tables shown live and their server-sent event streams;
 - :mod:`bot.web.guard`: security headers, rate limits per address and caps on live connections;

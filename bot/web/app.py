@@ -405,8 +405,7 @@ class WebApp:
         except _Answer as answer:
             return answer.response
         html = pages.seat_page(
-            snap.card(), snap.seat_card(p.seat), await self._recent_moves(snap), snap.base,
-            f"{snap.base}/seat/events?since={snap.n}",
+            snap.card(), snap.seat_card(p.seat), await self._recent_moves(snap), f"{snap.base}/seat/events?since={snap.n}"
         )
         return self._html(html, private=True)
 

@@ -167,11 +167,11 @@ def table_page(card: dict[str, Any], moves: list[dict[str, Any]], base: str, eve
         "</aside></main>"
     )
     title = f'{card["title"]} · {card["status_text"]} · Parley'
-    data = {"events": events, "n": str(card["n"]), "kind": "table", "base": base}
+    data = {"events": events, "n": str(card["n"])}
     return page(title, body, kind="table-page", data=data, meta=meta, scripts=("live.js",), header=_status(card))
 
 
-def seat_page(card: dict[str, Any], mine: dict[str, Any], moves: list[dict[str, Any]], base: str, events: str) -> str:
+def seat_page(card: dict[str, Any], mine: dict[str, Any], moves: list[dict[str, Any]], events: str) -> str:
     """A player's private page: their own picture and hand, the public board, seats and moves. No link preview."""
     turn = f"Your move: {mine['owed']}." if mine["owes"] else ""
     # the table's own prompt would say the same as "Your move" when this seat owes: it shows only otherwise
@@ -192,7 +192,7 @@ def seat_page(card: dict[str, Any], mine: dict[str, Any], moves: list[dict[str, 
         "a screenshot. Leaving the table closes it.</p>"
         "</aside></main>"
     )
-    data = {"events": events, "n": str(card["n"]), "kind": "seat", "base": base}
+    data = {"events": events, "n": str(card["n"])}
     return page(f"Your seat · {card['title']} · Parley", body, kind="seat-page", data=data, scripts=("live.js",),
                 header=_status(card))
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
 
@@ -47,6 +48,11 @@ class WebPages:
             await self.store.close()
 
 
+def why(exc: OSError) -> str:
+    """An address that cannot be listened on, in a few words ("Address already in use")."""
+    return os.strerror(exc.errno) if exc.errno else type(exc).__name__
+
+
 def run(settings: Settings) -> int:
     """``parley web``: serve the pages until SIGTERM or Ctrl-C; the exit code."""
     configure_logging(settings)
@@ -59,7 +65,7 @@ def run(settings: Settings) -> int:
             try:
                 port = await pages.start()
             except OSError as exc:
-                print(f"parley: cannot serve the pages on {settings.web_bind}:{pages.port} ({exc.strerror}).",
+                print(f"parley: cannot serve the pages on {settings.web_bind}:{pages.port} ({why(exc)}).",
                       file=sys.stderr)
                 return EXIT_CANNOT_LISTEN
             print(f"parley: web pages on http://{settings.web_bind}:{port}"

@@ -1,8 +1,8 @@
 """Tables as the web reads them through the store: by address, as :class:`Snapshot`\\ s, only for servers that let
 their tables be shown, and seat passes checked against who holds the seat now.
 
-The newest snapshot of each recently shown table is kept, so a page asked for again at the same move reuses its
-cards; the tables shown live are kept fresh by :mod:`bot.web.live`, which hands its snapshots here.
+The newest snapshot of each recently shown table is kept, so a table read again at the same move reuses its cards
+(the tables shown live are read again whenever they change, :mod:`bot.web.live`).
 """
 
 from __future__ import annotations
@@ -36,9 +36,6 @@ class Source:
         while len(self._kept) > KEPT:
             self._kept.popitem(last=False)
 
-    def kept(self, table_id: int) -> Snapshot | None:
-        return self._kept.get(table_id)
-
     def table_id(self, slug: str) -> int | None:
         """The table at an address this process has seen (None: unknown here, ask the store)."""
         return self._ids.get(slug)
@@ -50,25 +47,19 @@ class Source:
             return None
         return await self._snapshot(row, slug)
 
-    async def by_slug(self, slug: str, *, fresh: bool = True) -> Snapshot | None:
-        """The table at ``/t/<slug>`` if its server shows its tables, else None (an unknown address and a table
-        whose server turned the pages off look the same). ``fresh=False`` accepts the kept snapshot of a table shown
-        live, which :mod:`bot.web.live` refreshes as the table moves."""
+    async def by_slug(self, slug: str) -> Snapshot | None:
+        """The table at ``/t/<slug>`` as stored now if its server shows its tables, else None (an unknown address
+        and a table whose server turned the pages off look the same)."""
         if not slug or len(slug) > 64:
             return None
-        table_id = self._ids.get(slug)
-        snap: Snapshot | None = None
-        if table_id is not None and not fresh:
-            snap = self._kept.get(table_id)
-        if snap is None:
-            row = await self.store.table_by_slug(slug)
-            if row is None:
-                return None
-            self._ids[slug] = row.id
-            self._ids.move_to_end(slug)
-            while len(self._ids) > 16 * KEPT:
-                self._ids.popitem(last=False)
-            snap = await self._snapshot(row, slug)
+        row = await self.store.table_by_slug(slug)
+        if row is None:
+            return None
+        self._ids[slug] = row.id
+        self._ids.move_to_end(slug)
+        while len(self._ids) > 16 * KEPT:
+            self._ids.popitem(last=False)
+        snap = await self._snapshot(row, slug)
         if not await self.links.enabled(snap.row.guild_id):
             return None
         return snap
