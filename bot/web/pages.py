@@ -152,7 +152,7 @@ def table_page(card: dict[str, Any], moves: list[dict[str, Any]], base: str, eve
     hidden = "" if card["n"] else " hidden"
     replay = (
         f'<p class="replay-link" id="replay"{hidden}><a class="button" href="{esc(base)}/replay">'
-        "Step through the game, move by move</a></p>"
+        "Step through the game ▸</a></p>"
     )
     body = (
         '<main class="layout">'
