@@ -45,27 +45,6 @@ class Step:
         return self.postgresql if dialect == "postgresql" and self.postgresql is not None else self.sql
 
 
-#: migration 7's tables, the same text for both databases (BIGINT and DOUBLE PRECISION read as INTEGER and REAL in
-#: SQLite)
-WEB_TABLES = """
-    CREATE TABLE web_links (
-        table_id BIGINT PRIMARY KEY,
-        slug TEXT NOT NULL UNIQUE,
-        created DOUBLE PRECISION NOT NULL
-    );
-    CREATE TABLE web_keys (
-        name TEXT PRIMARY KEY,
-        value TEXT NOT NULL
-    );
-    CREATE TABLE web_revoked (
-        table_id BIGINT NOT NULL,
-        user_id BIGINT NOT NULL,
-        generation INTEGER NOT NULL,
-        PRIMARY KEY (table_id, user_id)
-    );
-    ALTER TABLE guild_settings ADD COLUMN web_pages INTEGER NOT NULL DEFAULT 1;
-    """
-
 # Each entry moves the schema from version i to i + 1. Never edit an entry once released: append a new one.
 MIGRATIONS: tuple[Step, ...] = (
     Step(
@@ -292,21 +271,26 @@ MIGRATIONS: tuple[Step, ...] = (
     # 7: tables on the web (bot/web/). An unguessable address per table (never its sequential id), made on first
     # use; the key that signs seat links, made once and shared by every process of a cluster; how many times a
     # player's seat links were revoked (they left or were kicked: a link made before is refused); and the setting
-    # that turns the pages off. On PostgreSQL a trigger tells listening web processes at once whenever a table's row
-    # changes (a move, a seat, its status), on a channel named after the schema, so that schemas sharing a database
-    # never hear each other; on SQLite web processes poll the tables they watch.
+    # that turns the pages off. BIGINT and DOUBLE PRECISION serve both databases, as in step 5.
     Step(
-        WEB_TABLES,
-        postgresql=WEB_TABLES
-        + """
-    CREATE FUNCTION parley_table_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-        PERFORM pg_notify(left('parley_' || TG_TABLE_SCHEMA, 63), NEW.id::text);
-        RETURN NULL;
-    END
-    $$;
-    CREATE TRIGGER parley_table_changed AFTER UPDATE ON tables FOR EACH ROW EXECUTE FUNCTION parley_table_changed();
-    """,
+        """
+    CREATE TABLE web_links (
+        table_id BIGINT PRIMARY KEY,
+        slug TEXT NOT NULL UNIQUE,
+        created DOUBLE PRECISION NOT NULL
+    );
+    CREATE TABLE web_keys (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    CREATE TABLE web_revoked (
+        table_id BIGINT NOT NULL,
+        user_id BIGINT NOT NULL,
+        generation INTEGER NOT NULL,
+        PRIMARY KEY (table_id, user_id)
+    );
+    ALTER TABLE guild_settings ADD COLUMN web_pages INTEGER NOT NULL DEFAULT 1;
+    """
     ),
 )
 
@@ -509,6 +493,10 @@ class Store:
     async def after_copy(self) -> None:
         """Called once rows with explicit ids were copied in (PostgreSQL moves its id sequence past them)."""
 
+    def _changed(self, table_id: int) -> None:
+        """A committed change of the table's row (a move, its seats, its status), for web processes that listen
+        (:meth:`listen_tables`): PostgreSQL notifies them; SQLite has nobody to tell (they poll)."""
+
     async def listen_tables(self, on_change: Callable[[int | None], None]) -> Callable[[], Awaitable[None]] | None:
         """Hear every change of a table's row, made by any process: ``on_change(table_id)`` at each commit that
         changed it, ``on_change(None)`` when changes may have been missed (the listening connection was lost and
@@ -564,6 +552,7 @@ class Store:
             await tx.execute("UPDATE tables SET status = ?, updated = ? WHERE id = ?", (status, float(now), table_id))
             if status in ("finished", "abandoned"):
                 await tx.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
+        self._changed(table_id)
 
     async def set_host(self, table_id: int, host_id: int, now: float) -> None:
         """The table's host handed on (its host left)."""
@@ -580,6 +569,7 @@ class Store:
             await tx.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
             await tx.executemany(INSERT_SEATS, _seat_args(table_id, seats))
             await tx.execute("UPDATE tables SET updated = ? WHERE id = ?", (float(now), table_id))
+        self._changed(table_id)
 
     async def begin_game(self, table_id: int, seats: list[SeatRow], snapshot: dict[str, Any], now: float) -> None:
         """Lobby → running in one transaction: the final seats, the player count and the first snapshot."""
@@ -591,6 +581,7 @@ class Store:
                 " WHERE id = ?",
                 (len(seats), _dumps(snapshot), float(now), table_id),
             )
+        self._changed(table_id)
 
     async def append(
         self,
@@ -641,6 +632,7 @@ class Store:
                 changes = await self._rate(tx, rating)
             if dms:
                 await tx.executemany(OWE_DM, [(table_id, user, n, text, float(now)) for user, text in dms])
+        self._changed(table_id)
         return changes
 
     async def get_table(self, table_id: int) -> TableRow | None:

@@ -32,6 +32,12 @@ log = logging.getLogger("parley.store")
 #: any constant: the key of the advisory lock that serialises migrations across processes
 MIGRATION_LOCK = 0x7061726C6579  # "parley"
 POOL_SIZE = 10
+#: the channel a schema's table changes are notified on: named after the schema that holds ``tables``, so schemas
+#: sharing a database (the tests' ones) never hear each other, cut to PostgreSQL's 63 characters for a name
+CHANNEL = (
+    "SELECT left('parley_' || n.nspname, 63) FROM pg_class c"
+    " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = 'tables'::regclass"
+)
 
 
 @functools.lru_cache(maxsize=512)
@@ -54,6 +60,8 @@ class PostgresStore(Store):
         super().__init__(url)
         self.pool_size = pool_size
         self._pool: asyncpg.Pool | None = None
+        self._channel: str | None = None
+        self._notifying: set[asyncio.Task[None]] = set()
 
     async def open(self) -> None:
         if self._pool is not None:
@@ -64,6 +72,8 @@ class PostgresStore(Store):
         await self.rate_earlier_games()
 
     async def close(self) -> None:
+        if self._notifying:  # the last changes' notifications go out first (each takes a moment)
+            await asyncio.wait(list(self._notifying), timeout=2.0)
         if self._pool is not None:
             await self._pool.close()
             self._pool = None
@@ -125,10 +135,31 @@ class PostgresStore(Store):
         )
 
 
+    def _changed(self, table_id: int) -> None:
+        """Notify ``left('parley_' || schema, 63)`` with the table's id, after the change's commit and in a
+        transaction of its own, in the background. Never inside the move's own transaction: a transaction that
+        notifies holds a cluster-wide lock through its commit, so every move's commit would wait for every other
+        one's (and a killed process's last commit would land later). Nothing waits for it either: a lost
+        notification only delays a web page until its next safety poll."""
+        task = asyncio.get_running_loop().create_task(self._notify(table_id), name="parley-notify")
+        self._notifying.add(task)
+        task.add_done_callback(self._notifying.discard)
+
+    async def _notify(self, table_id: int) -> None:
+        try:
+            async with self.pool.acquire() as con:
+                if self._channel is None:
+                    self._channel = str(await con.fetchval(CHANNEL))
+                async with con.transaction():
+                    # a notification needs no durable commit: it is gone with the connections that heard it
+                    await con.execute("SET LOCAL synchronous_commit TO off")
+                    await con.execute("SELECT pg_notify($1, $2)", self._channel, str(table_id))
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError, RuntimeError) as exc:
+            log.warning("could not tell listening web pages that table %s changed: %s", table_id, type(exc).__name__)
+
     async def listen_tables(self, on_change: Callable[[int | None], None]) -> Callable[[], Awaitable[None]] | None:
-        """Migration 7's trigger notifies ``left('parley_' || schema, 63)`` with a table's id whenever its row
-        changes; one connection of its own listens there (a pooled one would be handed to queries), and is made again
-        after it is lost."""
+        """One connection of its own (a pooled one would be handed to queries) listens where :meth:`_changed`
+        notifies, and is made again after it is lost."""
         task = asyncio.create_task(self._listen(on_change), name="parley-listen-tables")
 
         async def stop() -> None:
@@ -144,10 +175,7 @@ class PostgresStore(Store):
             con: asyncpg.Connection | None = None
             try:
                 con = await asyncpg.connect(self.url, timeout=10)
-                channel = await con.fetchval(
-                    "SELECT left('parley_' || n.nspname, 63) FROM pg_class c"
-                    " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = 'tables'::regclass"
-                )
+                channel = await con.fetchval(CHANNEL)
                 lost = asyncio.Event()
                 con.add_termination_listener(lambda _con, lost=lost: lost.set())
                 await con.add_listener(channel, lambda _con, _pid, _channel, payload: _heard(on_change, payload))

@@ -128,8 +128,6 @@ async def test_the_migration_rates_earlier_games_once(
             await tx.execute(f"DROP TABLE {table}")  # every table after step 4
         await tx.execute("ALTER TABLE guild_settings DROP COLUMN web_pages")
         if store.dialect == "postgresql":
-            await tx.execute("DROP TRIGGER parley_table_changed ON tables")
-            await tx.execute("DROP FUNCTION parley_table_changed()")
             await tx.execute("UPDATE parley_schema SET version = 4")
         else:
             await tx.execute("PRAGMA user_version = 4")

@@ -4,8 +4,9 @@ after a move, the server setting, and PostgreSQL's notifications of changed tabl
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
-from bot.store import SeatRow, Store
+from bot.store import IntegrityError, SeatRow, Store
 from tests.host.test_store import SNOWFLAKE, new_table
 
 
@@ -53,11 +54,11 @@ async def test_web_queries(db_url: str) -> None:
 
 
 async def test_listening_for_changed_tables(db_url: str) -> None:
-    """PostgreSQL tells a listener about every committed change of a table's row, made by any connection; SQLite
-    says it cannot (its web processes poll)."""
+    """On PostgreSQL a listener hears every committed change of a table made by the store in any process (a move,
+    its seats, its status), after the commit; SQLite says it cannot tell (its web processes poll)."""
     store = Store(db_url)
     await store.open()
-    writer = Store(db_url)
+    writer = Store(db_url)  # another process's store
     await writer.open()
     heard: asyncio.Queue[int | None] = asyncio.Queue()
     stop = await store.listen_tables(heard.put_nowait)
@@ -67,20 +68,27 @@ async def test_listening_for_changed_tables(db_url: str) -> None:
             return
         assert stop is not None
         table = await new_table(writer)
-        await asyncio.sleep(0.3)  # the listener connects in the background
-        await writer.touch(table, 10.0)
-        assert await asyncio.wait_for(heard.get(), 10) == table
-        await writer.save_seats(table, [SeatRow(0, SNOWFLAKE, "Ana", None)], 11.0)
-        assert await asyncio.wait_for(heard.get(), 10) == table
-        # a rolled-back change says nothing
-        try:
-            async with writer.transaction() as tx:
-                await tx.execute("UPDATE tables SET updated = 12 WHERE id = ?", (table,))
-                raise RuntimeError("abort")
-        except RuntimeError:
-            pass
-        await writer.touch(table, 13.0)
-        assert await asyncio.wait_for(heard.get(), 10) == table
+        await asyncio.sleep(0.5)  # the listener connects in the background
+        changes = [
+            lambda: writer.save_seats(table, [SeatRow(0, SNOWFLAKE, "Ana", None)], 11.0),
+            lambda: writer.begin_game(table, [SeatRow(0, SNOWFLAKE, "Ana", None)], {"x": 0}, 12.0),
+            lambda: writer.append(
+                table, n=1, kind="action", seat=0, action="a", by_ai=False, user_id=SNOWFLAKE, public=["l"],
+                snapshot={"x": 1}, now=13.0,
+            ),
+            lambda: writer.set_status(table, "abandoned", 14.0),
+        ]
+        for change in changes:
+            await change()
+            assert await asyncio.wait_for(heard.get(), 10) == table
+        # a change that did not commit says nothing
+        with contextlib.suppress(IntegrityError):
+            await writer.append(
+                table, n=1, kind="action", seat=0, action="again", by_ai=False, user_id=SNOWFLAKE, public=[],
+                snapshot={"x": 1}, now=15.0,
+            )
+        await writer.touch(table, 16.0)  # nothing a page shows
+        await asyncio.sleep(0.5)
         assert heard.empty()
     finally:
         if stop is not None:
