@@ -16,7 +16,7 @@ from bot.store import Store
 log = logging.getLogger("parley.web")
 
 #: seconds between polls without notifications (SQLite): half of it is the mean delay a change waits
-POLL_SECONDS = 0.25
+POLL_SECONDS = 0.1
 #: seconds between polls beside notifications (PostgreSQL): the worst delay of a lost notification
 SAFETY_SECONDS = 5.0
 
