@@ -150,10 +150,12 @@ class PostgresStore(Store):
             async with self.pool.acquire() as con:
                 if self._channel is None:
                     self._channel = str(await con.fetchval(CHANNEL))
-                async with con.transaction():
-                    # a notification needs no durable commit: it is gone with the connections that heard it
-                    await con.execute("SET LOCAL synchronous_commit TO off")
-                    await con.execute("SELECT pg_notify($1, $2)", self._channel, str(table_id))
+                # one round trip: the two statements are one implicit transaction, and a notification needs no
+                # durable commit (it is gone with the connections that heard it)
+                channel = self._channel.replace("'", "''")
+                await con.execute(
+                    f"SET LOCAL synchronous_commit TO off; SELECT pg_notify('{channel}', '{int(table_id)}')"
+                )
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError, RuntimeError) as exc:
             log.warning("could not tell listening web pages that table %s changed: %s", table_id, type(exc).__name__)
 
