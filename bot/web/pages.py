@@ -253,7 +253,11 @@ def replay_page(
         views = f'<section class="card"><h2>Whose view</h2><p class="views">{" ".join(links)}</p></section>'
     hand = ""
     if seat is not None:
-        hand = f'<section class="card private"><h2>Their hand</h2><div id="summary">{lines_html(summary)}</div></section>'
+        whose = next((name for s, name in seat_names if s == seat), f"Seat {seat}")
+        hand = (
+            f'<section class="card private"><h2>{esc(whose)}: private view</h2>'
+            f'<div id="summary">{lines_html(summary)}</div></section>'
+        )
     said = lines_html(lines) if lines else "<p>The deal.</p>" if n == 0 else ""
     body = (
         '<main class="layout">'
