@@ -1,13 +1,11 @@
 """The web pages' routes, and :class:`WebApp`, which assembles the parts and serves them.
 
-=============================================  ===============================================================
-``/t/<slug>``                                  a table, live: board, whose turn and what is owed, seats, moves
-``/t/<slug>/state.json``, ``/events``          the same as JSON, and as server-sent events (``Last-Event-ID``)
-``/t/<slug>/board/<n>.png``                    the public board after move n (``?seat=k`` once the game is over)
-``/t/<slug>/replay``, ``/replay.json``         every move, stepped (``?n=``; ``?seat=k`` once the game is over)
-``/s/<token>``                                 a seat link from ``/hand``: traded for a cookie, then to ``/seat``
-``/t/<slug>/seat`` (+ ``/state.json``, ``/events``, ``/board/<n>.png``)  that player's private page
-=============================================  ===============================================================
+- ``/t/<slug>``: a table, live (board, whose turn and what is owed, seats, moves); ``/state.json`` the same as JSON,
+  ``/events`` as server-sent events (resumed after ``Last-Event-ID``);
+- ``/t/<slug>/board/<n>.png``: the public board after move n (``?seat=k`` once the game is over);
+- ``/t/<slug>/replay`` and ``/replay.json``: every move, stepped (``?n=``; ``?seat=k`` once the game is over);
+- ``/s/<token>``: a seat link from ``/hand``, traded for a cookie, then the browser sent on to ``/t/<slug>/seat``;
+- ``/t/<slug>/seat`` (``/state.json``, ``/events``, ``/board/<n>.png``): that player's private page.
 
 A table is found by its slug only, and a table whose server turned the pages off answers exactly as an unknown
 address (404). Public pages carry a link preview of the public board; private ones none, and ``no-store``.
