@@ -1,5 +1,5 @@
 """The ``parley`` command line: ``run`` (Discord; ``--shards 0-3 --shard-count 8`` for one process of a cluster)
-and ``sync`` (Discord), ``play`` (a table in the terminal), ``simulate`` (AI-only games), ``bench`` (every
+and ``sync`` (Discord), ``web`` (the tables' web pages), ``play`` (a table in the terminal), ``simulate`` (AI-only games), ``bench`` (every
 benchmark, one table), ``db copy`` (a server's data from one store to another) and ``ratings rebuild``."""
 
 from __future__ import annotations
@@ -54,6 +54,11 @@ def _parser() -> argparse.ArgumentParser:
         "--shard-count", type=int, default=None, metavar="N", help="the bot's total shards (PARLEY_SHARD_COUNT)"
     )
     sub.add_parser("sync", help="push the slash commands to Discord (and to PARLEY_DEV_GUILD if set)")
+    web = sub.add_parser("web", help="serve the tables' web pages (PARLEY_DB; beside the bot, or several of them)")
+    web.add_argument(
+        "--port", type=int, default=None, help="listen on this port (PARLEY_WEB_PORT, default 8080; 0: any free one)"
+    )
+    web.add_argument("--bind", default=None, metavar="ADDRESS", help="listen on this address (PARLEY_WEB_BIND)")
 
     play = sub.add_parser("play", help="play a table in the terminal against AIs")
     play.add_argument("game", help=f"one of: {', '.join(registry.game_ids())}")
@@ -137,6 +142,26 @@ def _discord(command: str, env_file: str, args: argparse.Namespace | None = None
     if inspect.iscoroutine(result):
         result = asyncio.run(result)
     return int(result or 0)
+
+
+def _web(args: argparse.Namespace) -> int:
+    from bot import settings as settings_mod
+
+    try:
+        settings = settings_mod.load(args.env_file)
+        if args.port is not None and not 0 <= args.port <= 65535:
+            raise settings_mod.SettingsError(f"--port must be a port number from 1 to 65535 (0: any free one), not {args.port}.")
+    except settings_mod.SettingsError as exc:
+        print(f"parley: {exc}", file=sys.stderr)
+        return 2
+    settings = dataclasses.replace(
+        settings,
+        web_port=args.port if args.port is not None else settings.web_port,
+        web_bind=args.bind if args.bind is not None else settings.web_bind,
+    )
+    from bot.web import serve  # aiohttp is imported only here and by the Discord transport
+
+    return serve.run(settings)
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -278,6 +303,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _discord(args.command, args.env_file, args)
         if args.command == "play":
             return _play(args)
+        if args.command == "web":
+            return _web(args)
         if args.command == "ratings":
             return _ratings(args)
         if args.command == "db":

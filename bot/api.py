@@ -65,6 +65,8 @@ class Outputs:
     public: list[Post] = field(default_factory=list)
     private: list[tuple[int, Post]] = field(default_factory=list)
     channel_id: int | None = None
+    #: ``(table id, seat)`` whose private view the reply shows (``/hand``): a transport may link to its seat page
+    seat: tuple[int, int] | None = None
     # set by the transport once the public posts are out: work published after these outputs waits for it
     _posted: asyncio.Event = field(default_factory=asyncio.Event, init=False, repr=False, compare=False)
 

@@ -60,4 +60,4 @@ class DirectMixin:
         head = f"Your {title_of(t.game_id)} table in <#{t.channel_id}>."
         if others:
             head += f" For your other games use `/hand` in {', '.join(others)}."
-        return Outputs(ok=out.ok, reply=f"{head}\n{out.reply}", reply_image=out.reply_image)
+        return Outputs(ok=out.ok, reply=f"{head}\n{out.reply}", reply_image=out.reply_image, seat=out.seat)

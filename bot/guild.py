@@ -19,7 +19,7 @@ class GuildCommands:
     internal_errors: int
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
-        """The server's settings (host_role_id, anyone_can_open, turn_limit_seconds, ai_takeover)."""
+        """The server's settings (host_role_id, anyone_can_open, turn_limit_seconds, ai_takeover, web_pages)."""
         return dict(await self._guild_settings(guild_id))
 
     async def _guild_settings(self, guild_id: int) -> dict[str, Any]:
@@ -48,7 +48,8 @@ class GuildCommands:
         text = (
             f"Host role: {role}; anyone can open tables: {'yes' if current['anyone_can_open'] else 'no'}; "
             f"turn time limit: {duration(current['turn_limit_seconds'])}; "
-            f"AI takes over on time-out: {'yes' if current['ai_takeover'] else 'no'}."
+            f"AI takes over on time-out: {'yes' if current['ai_takeover'] else 'no'}; "
+            f"tables shown on the web: {'yes' if current['web_pages'] else 'no'}."
         )
         return Outputs(reply=text)
 
@@ -128,7 +129,7 @@ TURN_LIMIT_MINUTES = (1, 43_200)
 #: a Discord id (a role's) is a positive 64-bit integer; anything bigger would not even fit PostgreSQL's BIGINT
 MAX_SNOWFLAKE = 2**63 - 1
 _YES, _NO = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
-SETTINGS = ("host_role_id", "anyone_can_open", "turn_limit_seconds", "ai_takeover")
+SETTINGS = ("host_role_id", "anyone_can_open", "turn_limit_seconds", "ai_takeover", "web_pages")
 
 
 class _Refusal:
@@ -144,7 +145,7 @@ def _checked_setting(key: str, value: Any) -> Any:
         if _whole(value) and 0 < int(value) <= MAX_SNOWFLAKE:
             return int(value)
         return _Refusal("The host role must be one of this server's roles, or none.")
-    if key in ("anyone_can_open", "ai_takeover"):
+    if key in ("anyone_can_open", "ai_takeover", "web_pages"):
         if isinstance(value, bool):
             return value
         word = str(value).strip().lower()

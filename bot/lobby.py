@@ -256,6 +256,8 @@ class LobbyMixin:
         s = t.seats[seat]
         s.ai_level, s.vacated = self.ai_takeover_level, True
         await self.store.save_seats(t.id, t.seats, now, kick=kick)
+        if s.user_id is not None:
+            await self.store.revoke_web_links(t.id, int(s.user_id))  # their seat page closes (bot/web/)
         t.deadlines.pop(seat, None)
         await self.store.set_deadlines(t.id, list(t.deadlines.values()))
         batch = Batch()

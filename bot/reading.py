@@ -204,7 +204,7 @@ class ReadingMixin:
         text = self._private_summary(game, public, mine, seat) or "You hold nothing secret right now."
         image = await self.pictures.render(t.game_id, mine, seat)
         text = with_fine_print(f"Your private view ({t.who(seat)}):\n{text}", t.game_id, mine, seat)
-        return Outputs(reply=text, reply_image=image)
+        return Outputs(reply=text, reply_image=image, seat=(t.id, seat))
 
     @guarded
     async def zoom(self, caller: Caller) -> Outputs:

@@ -12,6 +12,11 @@ Clusters (several processes over one PostgreSQL, see ``bot/shards.py``): ``PARLE
 process serves, ``0-3`` or ``0,2,5-7``; default every shard), ``PARLEY_SHARD_COUNT`` (the bot's total number of
 shards; required with ``PARLEY_SHARDS``), ``PARLEY_LEASE_SECONDS`` (how long a process's claim on its shards lasts
 without renewal, so how long a replacement waits after a crash; default 30).
+
+Tables on the web (``bot/web/``): ``PARLEY_WEB_PORT`` (serve the pages on this port inside ``parley run``; ``parley
+web`` serves them on its own), ``PARLEY_WEB_BIND`` (the address the pages listen on; default ``127.0.0.1``, behind
+a reverse proxy), ``PARLEY_WEB_URL`` (the pages' public base address, e.g. ``https://parley.example``: with it, board
+posts get a Watch button and ``/hand`` a private link to the player's seat).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 
@@ -47,6 +53,9 @@ class Settings:
     ai_processes: int = field(default_factory=lambda: max(1, default_render_processes() - 1))
     ai_seconds: float = 1.0
     ai_takeover_level: str = "normal"
+    web_port: int | None = None
+    web_bind: str = "127.0.0.1"
+    web_url: str = ""
 
     def __repr__(self) -> str:
         # the token must never reach a log line or a traceback
@@ -56,7 +65,8 @@ class Settings:
             f" log_level={self.log_level!r}, render_processes={self.render_processes!r},"
             f" shards={self.shards.describe()!r}, lease_seconds={self.lease_seconds!r},"
             f" ai_processes={self.ai_processes!r}, ai_seconds={self.ai_seconds!r},"
-            f" ai_takeover_level={self.ai_takeover_level!r})"
+            f" ai_takeover_level={self.ai_takeover_level!r}, web_port={self.web_port!r},"
+            f" web_bind={self.web_bind!r}, web_url={self.web_url!r})"
         )
 
     __str__ = __repr__
@@ -116,7 +126,14 @@ def load(env_file: str | os.PathLike[str] | None = ".env", environ: Mapping[str,
     takeover = (values.get("PARLEY_AI_TAKEOVER_LEVEL", "") or "normal").strip().lower()
     if takeover not in ("easy", "normal", "hard"):
         raise SettingsError(f"PARLEY_AI_TAKEOVER_LEVEL must be easy, normal or hard, not '{takeover}'.")
+    port = values.get("PARLEY_WEB_PORT", "").strip()
+    if port and not (port.isdigit() and 1 <= int(port) <= 65535):
+        raise SettingsError(f"PARLEY_WEB_PORT must be a port number from 1 to 65535, not '{port}'.")
+    bind = (values.get("PARLEY_WEB_BIND", "") or "127.0.0.1").strip()
     return Settings(
+        web_port=int(port) if port else None,
+        web_bind=bind,
+        web_url=web_url(values.get("PARLEY_WEB_URL", "")),
         shards=shards,
         lease_seconds=lease_seconds,
         ai_processes=int(ai) if ai else max(1, default_render_processes() - 1),
@@ -128,6 +145,19 @@ def load(env_file: str | os.PathLike[str] | None = ".env", environ: Mapping[str,
         dev_guild=int(guild) if guild else None,
         log_level=level,
     )
+
+
+def web_url(text: str) -> str:
+    """``PARLEY_WEB_URL`` checked: an ``http(s)://`` base address with no query or fragment, without its final slash
+    ("" when unset)."""
+    url = text.strip().rstrip("/")
+    if not url:
+        return ""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise SettingsError(f"PARLEY_WEB_URL must be the pages' public address, like https://parley.example, not '{url}'.")
+    return url
+
 
 
 def configure_logging(settings: Settings) -> None:

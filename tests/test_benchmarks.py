@@ -162,3 +162,15 @@ def test_the_challenge_benchmark_prints_both_runs(capsys: pytest.CaptureFixture[
     challenges.main(["--games", "2", "--players", "2", "--seed", "smoke"])
     out = capsys.readouterr().out
     assert "honest movers:" in out and "challenges/game" in out and "one bluffer" in out
+
+
+def test_the_web_benchmark_prints_its_figures() -> None:
+    from benchmarks import web
+
+    figures = web.measure(web.WebConfig(tables=2, spectators=4, seconds=2.0, move_every=0.3, pages=5, processes=0))
+    lines = web.report(figures)
+    text = "\n".join(lines)
+    for figure in ("table page", "new board picture", "move committed → its event"):
+        assert figure in text, text
+    assert figures["moves"] > 0 and figures["delivered"] > 0 and figures["missed"] == figures["twice"] == 0
+    assert not figures["errors"]

@@ -32,6 +32,8 @@ from bot.settings import Settings, configure_logging
 from bot.store import StoreError, is_postgres_url
 from bot.store.errors import failure
 from bot.tables import TableHost
+from bot.web.links import WebLinks
+from bot.web.serve import WebPages, why
 
 log = logging.getLogger("parley.discord")
 
@@ -118,6 +120,8 @@ class ParleyBot(commands.AutoShardedBot):
         self._closing = False
         self._recovery: asyncio.Task[None] | None = None
         self.tick_loop.change_interval(seconds=tick_seconds)
+        #: the tables' web pages served from this process (``PARLEY_WEB_PORT``), started with the host
+        self.web: WebPages | None = None
 
     async def setup_hook(self) -> None:
         await add_cogs(self)
@@ -127,6 +131,12 @@ class ParleyBot(commands.AutoShardedBot):
         # the worker processes boot once the recovery is done: on a small machine their boot would hold it up
         await self.host.start(workers=False)
         self._host_started = True
+        if self.web is not None:
+            try:
+                await self.web.start()
+            except OSError as exc:  # the port is taken: Discord matters more than the pages
+                log.error("cannot serve the web pages on port %s (%s); running without them", self.web.port, why(exc))
+                self.web = None
         self.tick_loop.start()
         self._recovery = asyncio.create_task(self._repost_lost_boards())
         if self.dev_guild:
@@ -195,6 +205,8 @@ class ParleyBot(commands.AutoShardedBot):
             self._recovery.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._recovery
+        if self.web is not None:
+            await self.web.stop()  # before the render workers it draws with go away
         if self._host_started:
             await self._wait_in_flight(IN_FLIGHT_SECONDS)
         await self.delivery.drain()
@@ -279,6 +291,10 @@ def run(settings: Settings) -> int:
             # the database first: one that cannot be used stops the start here, in one line, before Discord
             await host.store.open()
             bot = ParleyBot(host, dev_guild=settings.dev_guild, shard_count=shards.count, shard_ids=shards.ids)
+            if settings.web_url:
+                bot.delivery.web_links = WebLinks(host.store, settings.web_url)  # Watch buttons, /hand's seat link
+            if settings.web_port:
+                bot.web = WebPages(settings, host.pictures)
             lost: list[str] = []
             async with bot:
                 _close_on_sigterm(bot)

@@ -12,6 +12,7 @@ import discord
 from bot.discord import views
 from bot.discord.interact import clip
 from bot.tables import Outputs, Post, TableHost
+from bot.web.links import WebLinks
 
 log = logging.getLogger("parley.discord")
 
@@ -34,6 +35,8 @@ class Delivery:
         self._lobbies: dict[int, int] = {}  # table -> its lobby post, edited as the table starts and ends
         self._locks: dict[int, asyncio.Lock] = {}
         self._dm_tasks: set[asyncio.Task[None]] = set()
+        #: the tables' web pages (``PARLEY_WEB_URL``): board posts link to them when set
+        self.web_links: WebLinks | None = None
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -78,7 +81,24 @@ class Delivery:
             return []
         return [discord.File(io.BytesIO(post.image), filename=post.filename)]
 
-    def _view(self, channel_id: int, post: Post) -> discord.ui.View | None:
+    async def _web_link(self, post: Post) -> tuple[str, str] | None:
+        """Under a board post, a link to the table's page ("Watch"); under the final board, to its replay; None
+        without web pages or when the table's server turned them off."""
+        if self.web_links is None or post.table_id is None or post.image is None:
+            return None
+        final = post.filename == "final.png"
+        if post.board_key is None and not final:
+            return None
+        try:
+            url = await self.web_links.table_link(post.table_id)
+        except Exception:  # a link is a bonus: the board goes out without it
+            log.exception("could not make the web link of table %s", post.table_id)
+            return None
+        if url is None:
+            return None
+        return ("Replay", f"{url}/replay") if final else ("Watch", url)
+
+    def _view(self, channel_id: int, post: Post, web: tuple[str, str] | None = None) -> discord.ui.View | None:
         if post.table_id is None:
             return None
         board = post.image is not None and (post.board_key is not None or post.filename == "final.png")
@@ -89,9 +109,11 @@ class Delivery:
             summary = self.host.table_for(channel_id)
             state_no = summary.state_no if summary is not None and summary.table_id == post.table_id else 0
         if post.buttons or post.optional:
-            return views.board_view(post.table_id, state_no, post.optional, turn=post.buttons, decline=post.decline)
+            return views.board_view(
+                post.table_id, state_no, post.optional, turn=post.buttons, decline=post.decline, web=web
+            )
         # a board post nobody must act on (a closed turn, the final board) still offers the close-up
-        return views.zoom_view(post.table_id, state_no)
+        return views.zoom_view(post.table_id, state_no, web)
 
     def reply_view(self, out: Outputs) -> discord.ui.View | None:
         """The buttons of the board an ephemeral reply shows (``/table status``), as its board post has them."""
@@ -120,7 +142,7 @@ class Delivery:
         mentions = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(uid) for uid in post.mentions]
         )
-        view = self._view(channel_id, post)
+        view = self._view(channel_id, post, await self._web_link(post))
         key = post.table_id if post.table_id is not None else channel_id
         board = self._boards.get(key)
         if board is None and post.table_id is not None and post.board_key is not None:

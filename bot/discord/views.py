@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.interact import caller_for, clip, defer, reply_files, say
+from bot.discord.seatlink import with_seat_link
 from bot.outputs import escape_name
 from bot.reactions import offer_digest
 from bot.tables import Caller, Choice, Outputs, TableHost, TableSummary
@@ -183,10 +184,11 @@ def board_view(
     *,
     turn: bool = True,
     decline: bool = False,
+    web: tuple[str, str] | None = None,
 ) -> discord.ui.View:
     """The buttons under a board post: "Take your turn" (when someone must act), "My hand" and "Zoom" (a close-up);
-    and while seats that owe nothing may still act (a challenge), a button per such action and, if an AI waits for
-    them, "Let it stand"."""
+    while seats that owe nothing may still act (a challenge), a button per such action and, if an AI waits for
+    them, "Let it stand"; and with the web pages on, ``web``: a link to the table's page ("Watch")."""
     view = discord.ui.View(timeout=None)
     if turn:
         view.add_item(TurnButton(table_id, state_no))
@@ -199,14 +201,23 @@ def board_view(
         view.add_item(OfferButton(table_id, state_no, index, digest, label))
     if decline:
         view.add_item(StandButton(table_id, state_no))
+    _web_link(view, web)
     return view
 
 
-def zoom_view(table_id: int, state_no: int) -> discord.ui.View:
-    """The one button under a board post nobody has to act on (a closed turn, the final board): a close-up."""
+def zoom_view(table_id: int, state_no: int, web: tuple[str, str] | None = None) -> discord.ui.View:
+    """The button under a board post nobody has to act on (a closed turn, the final board): a close-up; and with
+    the web pages on, ``web``: a link to the table's page or its replay."""
     view = discord.ui.View(timeout=None)
     view.add_item(ZoomButton(table_id, state_no))
+    _web_link(view, web)
     return view
+
+
+def _web_link(view: discord.ui.View, web: tuple[str, str] | None) -> None:
+    """A link button, ``(label, url)``: it opens the page in the browser, nothing reaches the bot."""
+    if web is not None:
+        view.add_item(discord.ui.Button(label=web[0], url=web[1], emoji="🌐"))
 
 
 # -- shared checks ------------------------------------------------------------------------------------------
@@ -334,7 +345,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:ha
             interaction,
             "hand",
             # a My hand pressed in a DM (none carries one today) finds the player's table as /hand there does
-            lambda host, caller: host.hand(caller) if caller.guild_id else host.hand_from_dm(caller),
+            lambda host, caller: _hand_with_link(interaction, host, caller),
             "try `/hand`",
         )
 
@@ -361,6 +372,13 @@ class ZoomButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:zo
         await _show_to_caller(
             interaction, "zoom", lambda host, caller: host.zoom(caller), "the board post still shows everything"
         )
+
+
+async def _hand_with_link(interaction: discord.Interaction, host: TableHost, caller: Caller) -> Outputs:
+    """The caller's private view, with a link to their seat page when the tables have web pages."""
+    out = await (host.hand(caller) if caller.guild_id else host.hand_from_dm(caller))
+    _, delivery = _parts(interaction)
+    return await with_seat_link(delivery.web_links, caller, out)
 
 
 async def _show_to_caller(

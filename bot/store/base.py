@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
@@ -292,6 +292,30 @@ MIGRATIONS: tuple[Step, ...] = (
     ALTER TABLE tables ADD COLUMN host_name TEXT;
     """
     ),
+    # 8: tables on the web (bot/web/). An unguessable address per table (never its sequential id), made on first
+    # use; the key that signs seat links, made once and shared by every process of a cluster; how many times a
+    # player's seat links were revoked (they left or were kicked: a link made before is refused); and the setting
+    # that turns the pages off. BIGINT and DOUBLE PRECISION serve both databases, as in step 5.
+    Step(
+        """
+    CREATE TABLE web_links (
+        table_id BIGINT PRIMARY KEY,
+        slug TEXT NOT NULL UNIQUE,
+        created DOUBLE PRECISION NOT NULL
+    );
+    CREATE TABLE web_keys (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    CREATE TABLE web_revoked (
+        table_id BIGINT NOT NULL,
+        user_id BIGINT NOT NULL,
+        generation INTEGER NOT NULL,
+        PRIMARY KEY (table_id, user_id)
+    );
+    ALTER TABLE guild_settings ADD COLUMN web_pages INTEGER NOT NULL DEFAULT 1;
+    """
+    ),
 )
 
 #: the tables ``parley db copy`` copies, parents first, each with its key (the order rows are read in); a
@@ -310,6 +334,9 @@ DATA_TABLES: dict[str, str] = {
     "dms_owed": "table_id, user_id, state_no",
     "seat_history": "table_id, user_id, seat",
     "table_kicks": "table_id, user_id",
+    "web_links": "table_id",
+    "web_keys": "name",
+    "web_revoked": "table_id, user_id",
 }
 
 RECORD_RESULTS = (
@@ -356,6 +383,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "anyone_can_open": False,
     "turn_limit_seconds": 86400,
     "ai_takeover": True,
+    "web_pages": True,
 }
 
 
@@ -516,6 +544,17 @@ class Store:
     async def after_copy(self) -> None:
         """Called once rows with explicit ids were copied in (PostgreSQL moves its id sequence past them)."""
 
+    def _changed(self, table_id: int) -> None:
+        """A committed change of the table's row (a move, its seats, its status), for web processes that listen
+        (:meth:`listen_tables`): PostgreSQL notifies them; SQLite has nobody to tell (they poll)."""
+
+    async def listen_tables(self, on_change: Callable[[int | None], None]) -> Callable[[], Awaitable[None]] | None:
+        """Hear every change of a table's row, made by any process: ``on_change(table_id)`` at each commit that
+        changed it, ``on_change(None)`` when changes may have been missed (the listening connection was lost and
+        made again). Returns the function that stops listening, or None when this database cannot tell (SQLite:
+        web processes poll :meth:`table_marks` instead)."""
+        return None
+
     async def _fetchone(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
         rows = await self._fetch(sql, args)
         return rows[0] if rows else None
@@ -576,6 +615,7 @@ class Store:
             await tx.execute("UPDATE tables SET status = ?, updated = ? WHERE id = ?", (status, float(now), table_id))
             if status in ("finished", "abandoned"):
                 await tx.execute("DELETE FROM deadlines WHERE table_id = ?", (table_id,))
+        self._changed(table_id)
 
     async def set_host(self, table_id: int, host_id: int, now: float, name: str | None = None) -> None:
         """The table's host handed on (its host left, or handed it on); ``name`` is theirs."""
@@ -611,6 +651,8 @@ class Store:
                 await tx.execute(
                     KICK, (table_id, kick.user_id, kick.by_id, int(kick.by_moderator), float(kick.at))
                 )
+
+        self._changed(table_id)
 
     async def seat_history(self, table_id: int) -> list[tuple[int, int]]:
         """``(seat, user id)`` of every player a take-over replaced in a seat of the table (the seat rows hold the
@@ -648,6 +690,7 @@ class Store:
                 " WHERE id = ?",
                 (len(seats), _dumps(snapshot), float(now), table_id),
             )
+        self._changed(table_id)
 
     async def append(
         self,
@@ -698,6 +741,7 @@ class Store:
                 changes = await self._rate(tx, rating)
             if dms:
                 await tx.executemany(OWE_DM, [(table_id, user, n, text, float(now)) for user, text in dms])
+        self._changed(table_id)
         return changes
 
     async def get_table(self, table_id: int) -> TableRow | None:
@@ -732,19 +776,15 @@ class Store:
 
     async def log(self, table_id: int) -> list[LogRow]:
         rows = await self._fetch("SELECT * FROM actions WHERE table_id = ? ORDER BY n", (table_id,))
-        return [
-            LogRow(
-                r["n"],
-                r["kind"],
-                r["seat"],
-                r["action"],
-                bool(r["by_ai"]),
-                r["user_id"],
-                json.loads(r["public"]),
-                r["at"],
-            )
-            for r in rows
-        ]
+        return [_log_row(r) for r in rows]
+
+    async def log_since(self, table_id: int, after: int, limit: int | None = None) -> list[LogRow]:
+        """The log entries numbered above ``after``, oldest first (at most ``limit``: the oldest of them)."""
+        cap = f" LIMIT {int(limit)}" if limit is not None else ""
+        rows = await self._fetch(
+            f"SELECT * FROM actions WHERE table_id = ? AND n > ? ORDER BY n{cap}", (table_id, int(after))
+        )
+        return [_log_row(r) for r in rows]
 
     # -- deadlines -----------------------------------------------------------------------------------
     async def deadlines(self, table_id: int | None = None) -> list[DeadlineRow]:
@@ -809,6 +849,67 @@ class Store:
         )
         return [(int(r["table_id"]), int(r["user_id"]), int(r["state_no"]), str(r["text"])) for r in rows]
 
+    # -- the web (bot/web/) ------------------------------------------------------------------------------
+    async def web_slug(self, table_id: int, fresh: str, now: float) -> str:
+        """The table's address on the web, ``fresh`` (a random slug) if it has none yet; when two processes make one
+        at once, both get the one stored first."""
+        row = await self._fetchone("SELECT slug FROM web_links WHERE table_id = ?", (table_id,))
+        if row is not None:
+            return str(row["slug"])
+        async with self.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO web_links (table_id, slug, created) VALUES (?, ?, ?) ON CONFLICT (table_id) DO NOTHING",
+                (table_id, fresh, float(now)),
+            )
+            rows = await tx.fetch("SELECT slug FROM web_links WHERE table_id = ?", (table_id,))
+        return str(rows[0]["slug"])
+
+    async def table_by_slug(self, slug: str) -> TableRow | None:
+        """The table at that web address, if any."""
+        row = await self._fetchone(
+            "SELECT t.* FROM web_links w JOIN tables t ON t.id = w.table_id WHERE w.slug = ?", (slug,)
+        )
+        return None if row is None else _table(row)
+
+    async def table_marks(self, table_ids: Sequence[int]) -> dict[int, tuple[int, str, float]]:
+        """``{table_id: (state number, status, updated)}``: what changes whenever a table does (a move, a seat, its
+        status), read without the snapshot, for web processes that poll the tables they show live."""
+        if not table_ids:
+            return {}
+        marks = ",".join("?" for _ in table_ids)
+        rows = await self._fetch(
+            f"SELECT id, state_no, status, updated FROM tables WHERE id IN ({marks})", [int(i) for i in table_ids]
+        )
+        return {int(r["id"]): (int(r["state_no"]), str(r["status"]), float(r["updated"])) for r in rows}
+
+    async def web_key(self, name: str, fresh: str) -> str:
+        """A key shared by every process (the one that signs seat links): ``fresh`` if none is stored yet, else the
+        stored one."""
+        row = await self._fetchone("SELECT value FROM web_keys WHERE name = ?", (name,))
+        if row is not None:
+            return str(row["value"])
+        async with self.transaction() as tx:
+            await tx.execute("INSERT INTO web_keys (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", (name, fresh))
+            rows = await tx.fetch("SELECT value FROM web_keys WHERE name = ?", (name,))
+        return str(rows[0]["value"])
+
+    async def revoke_web_links(self, table_id: int, user_id: int) -> None:
+        """The user's seat links of that table stop working (they left or were kicked): their generation moves on,
+        and a link carries the generation it was made in."""
+        async with self.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO web_revoked (table_id, user_id, generation) VALUES (?, ?, 1)"
+                " ON CONFLICT (table_id, user_id) DO UPDATE SET generation = web_revoked.generation + 1",
+                (table_id, user_id),
+            )
+
+    async def web_links_generation(self, table_id: int, user_id: int) -> int:
+        """How many times the user's seat links of that table were revoked (0: never)."""
+        row = await self._fetchone(
+            "SELECT generation FROM web_revoked WHERE table_id = ? AND user_id = ?", (table_id, user_id)
+        )
+        return 0 if row is None else int(row["generation"])
+
     # -- settings ------------------------------------------------------------------------------------
     async def settings(self, guild_id: int) -> dict[str, Any]:
         row = await self._fetchone("SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
@@ -819,22 +920,25 @@ class Store:
             "anyone_can_open": bool(row["anyone_can_open"]),
             "turn_limit_seconds": int(row["turn_limit_seconds"]),
             "ai_takeover": bool(row["ai_takeover"]),
+            "web_pages": bool(row["web_pages"]),
         }
 
     async def save_settings(self, guild_id: int, settings: dict[str, Any]) -> None:
         merged = {**DEFAULT_SETTINGS, **settings}
         async with self.transaction() as tx:
             await tx.execute(
-                "INSERT INTO guild_settings (guild_id, host_role_id, anyone_can_open, turn_limit_seconds, ai_takeover)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET host_role_id = excluded.host_role_id,"
-                " anyone_can_open = excluded.anyone_can_open, turn_limit_seconds = excluded.turn_limit_seconds,"
-                " ai_takeover = excluded.ai_takeover",
+                "INSERT INTO guild_settings (guild_id, host_role_id, anyone_can_open, turn_limit_seconds, ai_takeover,"
+                " web_pages) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+                " host_role_id = excluded.host_role_id, anyone_can_open = excluded.anyone_can_open,"
+                " turn_limit_seconds = excluded.turn_limit_seconds, ai_takeover = excluded.ai_takeover,"
+                " web_pages = excluded.web_pages",
                 (
                     guild_id,
                     merged["host_role_id"],
                     int(bool(merged["anyone_can_open"])),
                     int(merged["turn_limit_seconds"]),
                     int(bool(merged["ai_takeover"])),
+                    int(bool(merged["web_pages"])),
                 ),
             )
 
@@ -1100,6 +1204,12 @@ def _result_args(rows: Sequence[dict[str, Any]]) -> list[tuple[Any, ...]]:
 
 def _seat(r: Row) -> SeatRow:
     return SeatRow(r["seat"], r["user_id"], r["name"], r["ai_level"], bool(r["vacated"]), bool(r["reachable"]))
+
+
+def _log_row(r: Row) -> LogRow:
+    return LogRow(
+        r["n"], r["kind"], r["seat"], r["action"], bool(r["by_ai"]), r["user_id"], json.loads(r["public"]), r["at"]
+    )
 
 
 def _table(row: Row) -> TableRow:

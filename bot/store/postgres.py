@@ -15,10 +15,11 @@ for the small, frequent transactions a move is.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -32,6 +33,12 @@ log = logging.getLogger("parley.store")
 #: any constant: the key of the advisory lock that serialises migrations across processes
 MIGRATION_LOCK = 0x7061726C6579  # "parley"
 POOL_SIZE = 10
+#: the channel a schema's table changes are notified on: named after the schema that holds ``tables``, so schemas
+#: sharing a database (the tests' ones) never hear each other, cut to PostgreSQL's 63 characters for a name
+CHANNEL = (
+    "SELECT left('parley_' || n.nspname, 63) FROM pg_class c"
+    " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = 'tables'::regclass"
+)
 
 
 @functools.lru_cache(maxsize=512)
@@ -54,6 +61,8 @@ class PostgresStore(Store):
         super().__init__(url)
         self.pool_size = pool_size
         self._pool: asyncpg.Pool | None = None
+        self._channel: str | None = None
+        self._notifying: set[asyncio.Task[None]] = set()
 
     async def open(self, *, create: bool = True) -> None:
         """Connect the pool, migrate and rate earlier games (``create`` is for SQLite files: a PostgreSQL
@@ -78,6 +87,8 @@ class PostgresStore(Store):
             raise
 
     async def close(self) -> None:
+        if self._notifying:  # the last changes' notifications go out first (each takes a moment)
+            await asyncio.wait(list(self._notifying), timeout=2.0)
         pool, self._pool = self._pool, None
         if pool is not None:
             try:
@@ -140,6 +151,74 @@ class PostgresStore(Store):
             "SELECT setval(pg_get_serial_sequence('tables', 'id'), GREATEST(COALESCE(MAX(id), 0), 1),"
             " MAX(id) IS NOT NULL) FROM tables"
         )
+
+
+    def _changed(self, table_id: int) -> None:
+        """Notify ``left('parley_' || schema, 63)`` with the table's id, after the change's commit and in a
+        transaction of its own, in the background. Never inside the move's own transaction: a transaction that
+        notifies holds a cluster-wide lock through its commit, so every move's commit would wait for every other
+        one's (and a killed process's last commit would land later). Nothing waits for it either: a lost
+        notification only delays a web page until its next safety poll."""
+        task = asyncio.get_running_loop().create_task(self._notify(table_id), name="parley-notify")
+        self._notifying.add(task)
+        task.add_done_callback(self._notifying.discard)
+
+    async def _notify(self, table_id: int) -> None:
+        try:
+            async with self.pool.acquire() as con:
+                if self._channel is None:
+                    self._channel = str(await con.fetchval(CHANNEL))
+                # one round trip: the two statements are one implicit transaction, and a notification needs no
+                # durable commit (it is gone with the connections that heard it)
+                channel = self._channel.replace("'", "''")
+                await con.execute(
+                    f"SET LOCAL synchronous_commit TO off; SELECT pg_notify('{channel}', '{int(table_id)}')"
+                )
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError, RuntimeError) as exc:
+            log.warning("could not tell listening web pages that table %s changed: %s", table_id, type(exc).__name__)
+
+    async def listen_tables(self, on_change: Callable[[int | None], None]) -> Callable[[], Awaitable[None]] | None:
+        """One connection of its own (a pooled one would be handed to queries) listens where :meth:`_changed`
+        notifies, and is made again after it is lost."""
+        task = asyncio.create_task(self._listen(on_change), name="parley-listen-tables")
+
+        async def stop() -> None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+        return stop
+
+    async def _listen(self, on_change: Callable[[int | None], None]) -> None:
+        first = True
+        while True:
+            con: asyncpg.Connection | None = None
+            try:
+                con = await asyncpg.connect(self.url, timeout=10)
+                channel = await con.fetchval(CHANNEL)
+                lost = asyncio.Event()
+                con.add_termination_listener(lambda _con, lost=lost: lost.set())
+                await con.add_listener(channel, lambda _con, _pid, _channel, payload: _heard(on_change, payload))
+                if not first:
+                    on_change(None)  # what changed while nobody listened is unknown
+                first = False
+                await lost.wait()
+                log.warning("the connection listening for table changes was lost; listening again")
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
+                log.warning("cannot listen for table changes (%s); trying again", type(exc).__name__)
+            finally:
+                if con is not None and not con.is_closed():
+                    with contextlib.suppress(Exception):
+                        await con.close(timeout=2)
+            await asyncio.sleep(1.0)
+
+
+def _heard(on_change: Callable[[int | None], None], payload: str) -> None:
+    try:
+        table_id = int(payload)
+    except ValueError:
+        return
+    on_change(table_id)
 
 
 async def _rollback_if_open(con: asyncpg.Connection) -> None:

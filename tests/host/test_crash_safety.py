@@ -282,15 +282,51 @@ def env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
 
 
+def child_db(path: str) -> str:
+    """The database as a child opens it. On PostgreSQL its connections carry a name of their own (the schema's), so
+    that after a kill the test can wait until the server is done with them (:func:`wait_for_the_dead`)."""
+    return f"{path}&application_name={_child_name(path)}" if is_postgres_url(path) else path
+
+
+def _child_name(path: str) -> str:
+    return "parley-crash-" + path.rpartition("search_path=")[2].split("&")[0]
+
+
+def wait_for_the_dead(path: str) -> None:
+    """On PostgreSQL, wait until the server has finished with a killed child's connections. A COMMIT the child sent
+    just before it died still lands, and under a busy disk it can land a second later: a host restarted at once
+    would read a table's row before that commit and its log after it. A real replacement starts only once the dead
+    process's lease has lapsed (docs/architecture.md §12), long after."""
+    if not is_postgres_url(path):
+        return
+
+    async def left() -> int:
+        store = Store(path)
+        await store.open()
+        try:
+            rows = await store._fetch(  # noqa: SLF001 - the test looks at the server itself
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = ?", (_child_name(path),)
+            )
+            return int(rows[0][0])
+        finally:
+            await store.close()
+
+    deadline = time.monotonic() + STUCK_SECONDS
+    while asyncio.run(left()):
+        assert time.monotonic() < deadline, "a killed child's connections never went away"
+        time.sleep(0.05)
+
+
 def cold_run(path: str, seed: int, delay: float, stderr: IO[str]) -> list[str]:
     """The documented command, killed ``delay`` seconds after it was spawned (imports, restore or play)."""
-    cmd = [sys.executable, "-m", "tests.host.crash_child", "--db", path, "--seed", str(seed)]
+    cmd = [sys.executable, "-m", "tests.host.crash_child", "--db", child_db(path), "--seed", str(seed)]
     cmd += ["--channels", str(CHANNELS)]
     proc = subprocess.Popen(cmd, cwd=REPO, env=env(), stdout=subprocess.PIPE, stderr=stderr, text=True)
     try:
         got, _ = run_until_killed(Lines(proc.stdout), proc.pid, Plan(None, delay))
     finally:
         proc.kill()
+        wait_for_the_dead(path)
         proc.wait()
     assert proc.returncode == -signal.SIGKILL, f"the cold child ended by itself ({proc.returncode})"
     return got
@@ -313,13 +349,14 @@ class ForkServer:
             assert self.lines.get(time.monotonic() + 60) == "WARM", "the fork server did not start"
             self.warm = True
         assert self.proc.stdin is not None
-        self.proc.stdin.write(f"RUN {path} {seed} {CHANNELS} {STUCK_SECONDS * 2} {fault}\n")
+        self.proc.stdin.write(f"RUN {child_db(path)} {seed} {CHANNELS} {STUCK_SECONDS * 2} {fault}\n")
         self.proc.stdin.flush()
         first = self.lines.get(time.monotonic() + STUCK_SECONDS)
         assert first is not None and first.startswith("PID "), first
         pid = int(first.split()[1])
         got, end = run_until_killed(self.lines, pid, plan, end_word=f"EXIT {pid} ")
         assert end is not None, "the fork server died"
+        wait_for_the_dead(path)
         code = os.waitstatus_to_exitcode(int(end.split()[2]))
         assert code == -signal.SIGKILL, f"the child ended by itself ({code}): {got[-5:]}"
         return got

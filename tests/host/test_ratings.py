@@ -125,9 +125,13 @@ async def test_the_migration_rates_earlier_games_once(
     await store.open()
     async with store.transaction() as tx:
         # every table and column after step 4
-        for table in ("ratings", "rating_changes", "rating_backfill", "dms_owed", "seat_history", "table_kicks"):
+        for table in (
+            "ratings", "rating_changes", "rating_backfill", "dms_owed", "seat_history", "table_kicks",
+            "web_links", "web_keys", "web_revoked",
+        ):
             await tx.execute(f"DROP TABLE {table}")
         await tx.execute("ALTER TABLE tables DROP COLUMN host_name")
+        await tx.execute("ALTER TABLE guild_settings DROP COLUMN web_pages")
         if store.dialect == "postgresql":
             await tx.execute("UPDATE parley_schema SET version = 4")
         else:

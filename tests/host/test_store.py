@@ -106,6 +106,7 @@ async def test_settings_board_posts_and_statuses(store: Store) -> None:
         "anyone_can_open": False,
         "turn_limit_seconds": 600,
         "ai_takeover": True,
+        "web_pages": True,
     }
     table_id = await new_table(store)
     await store.save_board_post(table_id, "k1", SNOWFLAKE + 1, SNOWFLAKE + 7, 0)

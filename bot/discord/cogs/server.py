@@ -88,6 +88,7 @@ class ServerCog(commands.Cog):
             anyone_can_open="Whether anyone may open a table",
             turn_limit_minutes="Minutes a player has for a move (default 1440 = 24 hours)",
             ai_takeover="At the time limit the AI moves (on) or the game's default move is applied (off)",
+            web_pages="Whether this server's tables have web pages (Watch links, players' seat pages)",
         )
         async def config(
             interaction: discord.Interaction,
@@ -95,6 +96,7 @@ class ServerCog(commands.Cog):
             anyone_can_open: Optional[bool] = None,  # noqa: UP045
             turn_limit_minutes: Optional[app_commands.Range[int, TURN_LIMIT_MINUTES[0], TURN_LIMIT_MINUTES[1]]] = None,  # noqa: UP045
             ai_takeover: Optional[bool] = None,  # noqa: UP045
+            web_pages: Optional[bool] = None,  # noqa: UP045
         ) -> None:
             # default_permissions only hides the command; the permission is checked here again because
             # server admins can change command visibility.
@@ -114,6 +116,8 @@ class ServerCog(commands.Cog):
                 settings["turn_limit_seconds"] = turn_limit_minutes * 60 if whole else turn_limit_minutes
             if ai_takeover is not None:
                 settings["ai_takeover"] = ai_takeover
+            if web_pages is not None:
+                settings["web_pages"] = web_pages
             await self._run(interaction, lambda c: self.host.config(c, **settings))
 
         return [rules, stats, leaderboard, config]

@@ -18,6 +18,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.interact import caller_for, run_command
+from bot.discord.seatlink import with_seat_link
+from bot.tables import Caller, Outputs
 from rules import registry
 from rules.core import AI_LEVELS, Option
 
@@ -256,7 +258,12 @@ class TablesCog(commands.Cog):
         @app_commands.command(name="hand", description="Your private view (hand, hints, secret map), only to you")
         async def hand(interaction: discord.Interaction) -> None:
             # also in DMs (where a player reads their hand's news): the host finds their table there
-            await self._run(interaction, self.host.hand if interaction.guild_id else self.host.hand_from_dm)
+            ask = self.host.hand if interaction.guild_id else self.host.hand_from_dm
+
+            async def with_link(caller: Caller) -> Outputs:
+                return await with_seat_link(self.bot.delivery.web_links, caller, await ask(caller))
+
+            await self._run(interaction, with_link)
 
         @app_commands.command(
             name="undo", description="Take back your last action of this turn, when it revealed nothing"
