@@ -252,6 +252,7 @@ class Turn:
         state = self.state
         words = text.split()
         verb = words[0]
+        claimed = (state.get("last") or {}).get("kind") == "claim"  # this claim step has a line already
         state["last"] = {"seat": seat, "action": text, "kind": verb}
         if verb == "place":
             sq = INDEX[words[1]]
@@ -294,6 +295,9 @@ class Turn:
         elif verb == "claim":
             self.claim(seat, words[1], words[3:])
         elif verb == "done":
+            if not claimed:
+                # the whole claim step is this one decision: say it, or the channel never learns it was passed
+                self.say(f"{NAMES[seat]} claims no chest.")
             self.end_turn()
         else:
             self.dig(seat, words[1])

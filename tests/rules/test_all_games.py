@@ -301,6 +301,28 @@ def test_the_table_voice_owed_names_actors_and_cards(game_id: str) -> None:
         assert described or game_id == "buccaneer", f"{game_id} has cards but never described a card action"
 
 
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_move_without_a_public_line_is_a_step_of_a_decision_still_owed(game_id: str) -> None:
+    """Issue 28: the channel is told each whole decision. A move whose events have no public line (a secret choice,
+    one step of a bigger decision) leaves its seat still owing the rest of that decision; the step that completes a
+    decision always says something, since the host adds no "X acted." of its own."""
+    game = registry.get(game_id)
+    players = game.info.min_players
+    for i in range(2):
+        rnd = random.Random(f"silent:{game_id}:{i}")
+        state = game.new(players, {}, f"{SEED}:{i}")
+        for _ in range(1500):
+            seats = game.to_act(state)
+            if not seats:
+                break
+            seat = seats[0]
+            legal = game.legal_actions(state, seat)
+            action = legal[rnd.randrange(len(legal))]
+            state, events = game.apply(state, seat, action)
+            if not any(e.public for e in events) and game.outcome(state) is None:
+                assert seat in game.to_act(state), f"{action!r} ended a decision without a public line"
+
+
 def test_cards_read_as_their_effect() -> None:
     """Issue 12, item 10: Silver's hint cards, Flagon's cards and Buccaneer's keepers say what they do."""
     ti = registry.get("treasure_island")
