@@ -369,6 +369,9 @@ def do_challenge(state: State, seat: int, N: Narration) -> None:
     }
     if verdict == "exceeded":
         hand = state["players"][mover]["hand"]
+        if count(hand):
+            # the mover's hand changes through another seat's move: it is told which cards went
+            private[mover] = f"Your whole hand goes to Pirate Island: {cards_text(hand)}"
         for k in CREW:
             state["pirate_pile"].extend([k] * hand[k])
             hand[k] = 0
