@@ -83,6 +83,15 @@ def label(view: dict[str, Any], action: Action) -> str:
         cands = (view.get("private") or {}).get("candidates")
         if cands is not None and words[1] in cands:
             return f"dig {words[1]} (possible treasure)"
+    if words[0] == "claim" and words[1] in (view.get("chests") or {}):
+        # what the chest gives, and the jokers it costs (docs/games/martinique.md#claims-are-optional)
+        tiles = view["chests"][words[1]]
+        points = sum(int(t.split(":")[1]) for t in tiles)
+        jokered = words[3:]
+        jokers = f", {'a joker' if len(jokered) == 1 else f'{len(jokered)} jokers'} for {', '.join(jokered)}" if jokered else ""
+        return f"{words[1]}: {' '.join(tiles)} ({points} points){jokers}"
+    if action == "done":
+        return "done (claim nothing more)"
     return action
 
 def group(view: dict[str, Any], action: Action) -> str:

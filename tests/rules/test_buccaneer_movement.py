@@ -75,7 +75,7 @@ def test_edge_04_harbour_entered_only_at_the_end_of_a_line_through_an_exit() -> 
     assert "confirm" in GAME.legal_actions(s, 0)  # no facing in a harbour
     s, events = play(s, 0, "confirm")
     assert s["players"][0]["ship"]["at"] == "amsterdam" and s["players"][0]["ship"]["facing"] is None
-    assert "entered Amsterdam" in public_text(events)
+    assert "sailed 3 N from H22 into Amsterdam" in public_text(events)
     assert [p["ship"]["at"] for p in s["players"]] == ["amsterdam"] * 3
     s = make()
     set_hand(s, 0, "b3 b3 r3")
