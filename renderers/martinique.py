@@ -45,6 +45,8 @@ PANEL_X = ISLAND_R + 16
 PANEL_R = WIDTH - 8
 SEAT_Y = 292  # the two seat panels, one under the other
 PANEL_H = 196
+MAPS_LABEL_X = PANEL_X + 4  # a seat panel's "maps:" label
+MAPS_X = PANEL_X + 90  # its map tiles (or "none"), a clear gap after the label: it once read "mapsnone"
 
 SAND = "#F1DFB2"
 BEACH_SAND = "#D6B273"
@@ -332,7 +334,7 @@ def _seat_frame(
     )
     _pirate(c, 23, 24, 16, colour)
     text(c.draw, (46, 24), name, 24, bold=True, anchor="lm")
-    text(c.draw, (10, 99), "maps:", 20, bold=True, anchor="lm")
+    text(c.draw, (MAPS_LABEL_X - (PANEL_X - 6), 99), "maps:", 20, bold=True, anchor="lm")
     return patch
 
 
@@ -502,7 +504,7 @@ def _maps_row(
     private: dict[str, Any] | None,
 ) -> None:
     """Map tiles: parchment = hidden (faces only in the owner's picture or after the game), white = revealed."""
-    x = PANEL_X + 84  # clear of the "maps:" label (issue 28: it once read "mapsnone")
+    x = MAPS_X
     own = private["maps"] if private is not None and private["seat"] == seat else None
     if view.get("lost_treasure"):
         hidden_faces = [m for m in p["maps_at_end"] if m not in p["maps_revealed"]]

@@ -582,21 +582,18 @@ def draw_map(v: dict[str, Any], seat: int | None) -> common.Picture:
         for a, b, _k, _r in fig["trail"]:
             d.line((*XY(a), *XY(b)), fill=INK, width=3)
     spots: dict[tuple[float, float], int] = {}
-    figures: list[Box] = []  # what a tag must not cover
     for m, mi in v["miniatures"].items():
         key = tuple(mi["pos"])
         n = spots.get(key, 0)
         spots[key] = n + 1
         cx, cy = XY(mi["pos"])
         cx += 10 * n
-        figures.append(_box(cx, cy, 38, 38))
         if last.get("mini") == m:
             d.ellipse((cx - 19, cy - 19, cx + 19, cy + 19), outline=common.HIGHLIGHT, width=5)
         d.ellipse((cx - 13, cy - 13, cx + 13, cy + 13), fill=COLOURS[m], outline=INK, width=3)
         text(d, (cx, cy), mi["letter"], 17, bold=True, fill="#FFFFFF", anchor="mm", stroke=1, stroke_fill=INK)
     for fig in v["silver"]["figures"]:
         cx, cy = XY(fig["pos"])
-        figures.append(_box(cx, cy, 28, 28))
         d.ellipse((cx - 13, cy - 13, cx + 13, cy + 13), fill=INK, outline="#FFFFFF", width=2)
         text(d, (cx, cy), fig["id"], 17, bold=True, fill="#FFFFFF", anchor="mm")
     treasure = None
@@ -609,19 +606,40 @@ def draw_map(v: dict[str, Any], seat: int | None) -> common.Picture:
         for w, col in ((9, "#FFFFFF"), (5, INK)):
             d.line((cx - 13, cy - 13, cx + 13, cy + 13), fill=col, width=w)
             d.line((cx - 13, cy + 13, cx + 13, cy - 13), fill=col, width=w)
-    _draw_tags(d, v, priv if priv and seat != v["silver_seat"] else None, figures)
+    _draw_tags(d, v, priv if priv and seat != v["silver_seat"] else None, figure_boxes(v))
     return img
 
 
 # -- movable tags ---------------------------------------------------------------------------------------------
 #: where a tag may go from its anchor, in order: on it, then just below, above, right, left, and further out
 _OFFSETS = ((0, 0), (0, 21), (0, -21), (30, 0), (-30, 0), (30, 21), (-30, 21), (30, -21), (-30, -21), (0, 42),
-            (0, -42), (60, 0), (-60, 0))  # fmt: skip
+            (0, -42), (60, 0), (-60, 0), (60, 21), (-60, 21), (60, -21), (-60, -21), (30, 42), (-30, 42), (30, -42),
+            (-30, -42), (0, 63), (0, -63), (60, 42), (-60, 42), (60, -42), (-60, -42), (90, 0), (-90, 0))  # fmt: skip
 Box = tuple[float, float, float, float]
+
+
+def figure_boxes(v: dict[str, Any]) -> list[Box]:
+    """The boxes of the miniatures (side by side where they share a spot) and Silver's figures as ``draw_map``
+    draws them: what a tag must not cover."""
+    spots: dict[tuple[float, float], int] = {}
+    boxes: list[Box] = []
+    for mi in v["miniatures"].values():
+        key = tuple(mi["pos"])
+        n = spots.get(key, 0)
+        spots[key] = n + 1
+        cx, cy = XY(mi["pos"])
+        boxes.append(_box(cx + 10 * n, cy, 38, 38))
+    boxes += [_box(*XY(fig["pos"]), 28, 28) for fig in v["silver"]["figures"]]
+    return boxes
 
 
 def _box(cx: float, cy: float, w: float, h: float) -> Box:
     return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+
+
+def _inside(b: Box) -> bool:
+    """Whether a tag's box lies on the map, clear of the frame's labels and of the panel."""
+    return b[0] >= FRAME_X and b[1] >= FRAME_Y and b[2] <= MAP_R and b[3] <= Y(0)
 
 
 def _overlaps(a: Box, b: Box) -> bool:
@@ -679,24 +697,37 @@ def _tag_list(v: dict[str, Any], pirate: dict[str, Any] | None) -> list[Tag]:
     return tags
 
 
-def _draw_tags(d: ImageDraw.ImageDraw, v: dict[str, Any], pirate: dict[str, Any] | None, figures: list[Box]) -> None:
-    """Draw every movable tag where it covers no map label, no figure and no tag placed before it (issue 28: two
-    searches side by side, a compass tag on a district's name), trying spots around its anchor in a fixed order;
+def _place_tags(v: dict[str, Any], pirate: dict[str, Any] | None, figures: list[Box]) -> list[tuple[Box, Tag]]:
+    """Where every movable tag goes: the first spot around its anchor, in a fixed order, that covers no map label,
+    no figure and no tag placed before it (issue 28: two searches side by side, a compass tag on a district's name);
     a tag with no free spot near it stays on its anchor."""
     taken = [*_static_boxes(json.dumps(v["map"], sort_keys=True)), *figures]
     if pirate:
         # the crosses over the districts a pirate ruled out (``_pirate_layers``)
         labels = {dd["id"]: dd["label"] for dd in v["map"]["districts"]}
         taken += [_box(*XY(labels[did]), 48, 48) for ds in pirate["districts"].values() for did in ds]
-    for x, y, label, boxed, fill, private in _tag_list(v, pirate):
+    placed: list[tuple[Box, Tag]] = []
+    for tag in _tag_list(v, pirate):
+        x, y, label = tag[0], tag[1], tag[2]
         w, h = common.text_width(label, 16, True) + 10, 22
         spot = next(
-            (b for dx, dy in _OFFSETS if not any(_overlaps(b := _box(x + dx, y + dy, w, h), t) for t in taken)),
+            (
+                b
+                for dx, dy in _OFFSETS
+                if _inside(b := _box(x + dx, y + dy, w, h)) and not any(_overlaps(b, t) for t in taken)
+            ),
             _box(x, y, w, h),
         )
         taken.append(spot)
+        placed.append((spot, tag))
+    return placed
+
+
+def _draw_tags(d: ImageDraw.ImageDraw, v: dict[str, Any], pirate: dict[str, Any] | None, figures: list[Box]) -> None:
+    for spot, (_x, _y, label, boxed, fill, private) in _place_tags(v, pirate, figures):
         cx, cy = (spot[0] + spot[2]) / 2, (spot[1] + spot[3]) / 2
         if boxed:
+            w = spot[2] - spot[0]
             d.rectangle((cx - w / 2 + 1, cy - 11, cx + w / 2 - 1, cy + 11), fill="#FFFFFF", outline=INK, width=1)
             text(d, (cx, cy), label, 16, bold=True, anchor="mm")
         else:
