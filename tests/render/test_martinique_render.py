@@ -143,7 +143,8 @@ def test_a_seat_panels_map_tiles_keep_clear_of_their_label() -> None:
 def test_a_pirate_digging_on_the_hook_leaves_its_name_readable() -> None:
     """Issue 28: at Sunset a pirate on a Hook square covered the word HOOK; the name then goes small to the block's
     centre, between the pirates, and the emptied Hook shows no counts."""
-    from renderers import common, martinique as R
+    from renderers import common
+    from renderers import martinique as R
 
     s = json.loads(json.dumps(SNAPSHOTS["dig"]))
     view = GAME.view(s, None)

@@ -422,3 +422,19 @@ def test_challenge_verdict_is_public_and_strength_private() -> None:
     assert GAME.view(s, 2)["you"]["challenge"]["S0"] == 6
     assert GAME.view(s, 1)["you"]["challenge"] is None
     assert GAME.view(s, 0)["you"]["text"] == "Hand: B3 R3 | sailing 6 | fighting 0 | keepers: none"
+
+
+def test_the_movers_own_heading_names_the_next_step_of_its_private_plan() -> None:
+    """Issue 28: the board post lists a plan's steps (the plan is private); the mover's own picker heading, read from
+    its own view, names the one owed now."""
+    s = make()
+    put(s, 0, "h22", "n")
+    public = "finish planning your move: direction, distance, facing, then confirm"
+    s, _ = play(s, 0, "sail n")
+    assert GAME.owed(GAME.view(s, None), 0) == public
+    assert GAME.owed(GAME.view(s, 0), 0) == "finish planning your move: choose how far to sail N, then a facing and confirm"
+    s, _ = play(s, 0, "go 1")
+    assert GAME.owed(GAME.view(s, 0), 0) == "finish planning your move: choose your facing at H23, then confirm"
+    s, _ = play(s, 0, "face e")
+    assert GAME.owed(GAME.view(s, 0), 0) == "finish planning your move: confirm (or undo)"
+    assert GAME.owed(GAME.view(s, None), 0) == public
