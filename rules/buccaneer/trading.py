@@ -160,7 +160,8 @@ def do_trade(state: State, seat: int, N: Narration) -> None:
 
 def _list(side: dict[str, int]) -> str:
     # crew as the hands spell them, kept cards by their title ("gives Long John Silver, gets B3 R2")
-    return " ".join((i.upper() if i in CREW_VALUE else KEEPER_TITLE.get(i, i)) for i, n in side.items() for _ in range(n))
+    names = [(i.upper() if i in CREW_VALUE else KEEPER_TITLE.get(i, i)) for i, n in side.items() for _ in range(n)]
+    return " ".join(names)
 
 
 # -- home port ------------------------------------------------------------------------------------------

@@ -328,7 +328,9 @@ def _lose_owed(view: dict[str, Any], info: dict[str, Any], frame: dict[str, Any]
     best = frame.get("allowed") is not None
     cards = f"{n} crew card{'s' if n != 1 else ''}"
     if dest == "pile":
-        return "choose which of your best crew cards deserts to Pirate Island" if best else f"choose {cards} to send to Pirate Island"
+        if best:
+            return "choose which of your best crew cards deserts to Pirate Island"
+        return f"choose {cards} to send to Pirate Island"
     if dest == "flat":
         if what == "treasure":
             thing = "which of your best treasures goes" if best else "the treasure that goes"
@@ -337,7 +339,9 @@ def _lose_owed(view: dict[str, Any], info: dict[str, Any], frame: dict[str, Any]
             return "choose which of your best crew cards goes overboard to Flat Island"
         return f"choose {cards} to go overboard to Flat Island"
     aboard = _name(view, _int(dest))
-    return f"choose the treasure that washes aboard {aboard}" if what == "treasure" else f"choose {cards} to wash aboard {aboard}"
+    if what == "treasure":
+        return f"choose the treasure that washes aboard {aboard}"
+    return f"choose {cards} to wash aboard {aboard}"
 
 
 def _int(value: Any) -> int | None:
@@ -368,6 +372,7 @@ def private_summary(view: dict[str, Any], seat: int) -> str:
     for k in dict.fromkeys(keepers):
         if k not in KEEPER_TITLE:
             continue
-        spent = " (a chart was landed already: this one is only worth 3 in trade)" if k == "chart" and view.get("kidd_landed") else ""
+        landed = k == "chart" and view.get("kidd_landed")
+        spent = " (a chart was landed already: this one is only worth 3 in trade)" if landed else ""
         lines.append(f"• {KEEPER_TITLE[k]}: {KEEPER_EFFECT[k]}{spent}")
     return "\n".join(lines)

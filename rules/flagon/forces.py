@@ -271,8 +271,13 @@ def overboard(state: State, ctx: Ctx, i: int, at: Sq | None = None) -> None:
         paid = "discarded"
     # the seat's plan changes through someone else's card: it is told which planned cards came back (the channel
     # hears only the splash); with nothing planned there is no news for it alone
-    told = " and ".join(back)
-    private = {c["seat"]: f"Your {cname(state, i)} went overboard: the planned {told} {'is' if len(back) == 1 else 'are'} back in your hand; plan 2 new cards."} if back else {}
+    private = {}
+    if back:
+        verb = "is" if len(back) == 1 else "are"
+        private[c["seat"]] = (
+            f"Your {cname(state, i)} went overboard: the planned {' and '.join(back)} {verb} back in your hand; "
+            "plan 2 new cards."
+        )
     ctx.say(f"🌊 {cname(state, i)} goes OVERBOARD! −{k} → {c['rep']}; {paid}.{lost}", private)
     if i not in state["victims"]:
         state["victims"].append(i)

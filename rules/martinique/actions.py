@@ -88,7 +88,8 @@ def label(view: dict[str, Any], action: Action) -> str:
         tiles = view["chests"][words[1]]
         points = sum(int(t.split(":")[1]) for t in tiles)
         jokered = words[3:]
-        jokers = f", {'a joker' if len(jokered) == 1 else f'{len(jokered)} jokers'} for {', '.join(jokered)}" if jokered else ""
+        paid = "a joker" if len(jokered) == 1 else f"{len(jokered)} jokers"
+        jokers = f", {paid} for {', '.join(jokered)}" if jokered else ""
         return f"{words[1]}: {' '.join(tiles)} ({points} points){jokers}"
     if action == "done":
         return "done (claim nothing more)"

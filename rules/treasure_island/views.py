@@ -448,8 +448,8 @@ def _silver_summary(view: dict[str, Any], priv: dict[str, Any]) -> str:
 
 
 def _trick_lock(view: dict[str, Any], trick: str, tricks: dict[str, Any]) -> str:
-    """Why a trick in hand can no longer be played, or "" (docs/games/treasure_island.md#trick-windows): too dear for the
-    points left, or its last date passed."""
+    """Why a trick in hand can no longer be played, or "" (docs/games/treasure_island.md#trick-windows): too dear
+    for the points left, or its last date passed."""
     value, date_a, date_b = calendar.TRICKS.get(trick, (0, 99, 99))
     last = date_a if view.get("side") == "A" else date_b
     if value > tricks.get("points_left", 0):

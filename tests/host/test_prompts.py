@@ -66,7 +66,8 @@ async def test_the_pickers_heading_names_the_next_step_of_a_plan_only_its_owner_
     out = await host.play(mover, sail)
     assert out.ok, out.reply
     heading = host.owed_for(mover)
-    assert heading == f"finish planning your move: choose how far to sail {sail.split()[1].upper()}, then a facing and confirm"
+    way = sail.split()[1].upper()
+    assert heading == f"finish planning your move: choose how far to sail {way}, then a facing and confirm"
     board = "\n".join(p.text for p in out.public)
     assert "finish planning your move: direction, distance, facing, then confirm" in board
     assert "how far" not in board

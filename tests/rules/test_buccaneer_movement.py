@@ -432,7 +432,8 @@ def test_the_movers_own_heading_names_the_next_step_of_its_private_plan() -> Non
     public = "finish planning your move: direction, distance, facing, then confirm"
     s, _ = play(s, 0, "sail n")
     assert GAME.owed(GAME.view(s, None), 0) == public
-    assert GAME.owed(GAME.view(s, 0), 0) == "finish planning your move: choose how far to sail N, then a facing and confirm"
+    mine = GAME.owed(GAME.view(s, 0), 0)
+    assert mine == "finish planning your move: choose how far to sail N, then a facing and confirm"
     s, _ = play(s, 0, "go 1")
     assert GAME.owed(GAME.view(s, 0), 0) == "finish planning your move: choose your facing at H23, then confirm"
     s, _ = play(s, 0, "face e")

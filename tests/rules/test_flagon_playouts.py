@@ -292,7 +292,8 @@ def test_parse_label_group_undo_and_errors() -> None:
     # issue 28: the label says the option once (the card is the heading: owed), the description what the card does
     assert GAME.label(view, "to E7") == "walk to E7" and GAME.label(view, "to E6") == "stay on E6"
     assert GAME.describe(view, "to E7") == "walk 3 points"
-    assert GAME.owed(GAME.view(after, None), 0) == "play out the Monk's Move: choose the square to walk to, then a facing"
+    owed = GAME.owed(GAME.view(after, None), 0)
+    assert owed == "play out the Monk's Move: choose the square to walk to, then a facing"
     assert GAME.label(view, "plan monk kick") == "Kick (time 2)"
     assert GAME.describe(view, "plan monk kick") == "front arc: 1 damage + knockback 2, or roll a barrel"
     # a locked Dragon card is marked wherever cards are listed: the picker's label and description, /hand

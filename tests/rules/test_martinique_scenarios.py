@@ -250,7 +250,8 @@ def test_edge_08_reveal_automatic_when_owed_covers_all_hidden() -> None:
     after, events = play(s, BLACK, "move A1 C1 via B1")
     # Red did not choose: the line is the game's, and Red hears privately that its tile went (issue 28)
     line = next(e for e in events if e.public == "Red's map tile 4 is turned face up (passed at B1).")
-    assert line.actor == "game" and line.private == {RED: "Black passed your pirate at B1: your map tile 4 is now face up."}
+    assert line.actor == "game"
+    assert line.private == {RED: "Black passed your pirate at B1: your map tile 4 is now face up."}
     assert after["players"][RED]["maps"] == [{"id": "map:4", "revealed": True}]
     assert after["step"] == "turn"
 
