@@ -93,6 +93,15 @@ def label(view: dict[str, Any], action: Action) -> str:
         return f"{words[1]}: {' '.join(tiles)} ({points} points){jokers}"
     if action == "done":
         return "done (claim nothing more)"
+    if words[0] == "retire":
+        # docs/games/martinique.md#retire: only when no place or move is legal
+        if words[1] == "supply":
+            return "send a supply pirate to the pub"
+        return f"{words[1]} to the pub: take {_tile_word(squares[words[1]]['tile'])}"
+    if action == "take map":
+        return "take a map tile (a blind draw)"
+    if action == "take joker":
+        return "take a joker"
     return action
 
 def group(view: dict[str, Any], action: Action) -> str:
