@@ -49,7 +49,6 @@ def narrate(
     who: Callable[[int], str],
     player: Callable[[int], str],
     prefix: str = "",
-    mover: str = "",
 ) -> list[str]:
     """The channel's lines for one move, each naming its true actor.
 
@@ -58,8 +57,9 @@ def narrate(
     ``player(seat)`` when the engine used a placeholder and the rest of the line already says the seat's name
     ("Ana picks the Monk for the Gulls", not "Ana (Gulls) picks the Monk for the Gulls"); a line not starting with it is prefixed with it. Automatic
     steps (actor "game") and lines naming their own subject (actor None) are told as they are, never credited to
-    whoever set them off. ``views`` are the public views before and after the move (the seat's names in both);
-    ``mover`` names a move that has no public line.
+    whoever set them off. ``views`` are the public views before and after the move (the seat's names in both).
+    A step with no public line (a secret choice, one step of a bigger decision) adds nothing: the engine tells the
+    whole decision once it is made, so the channel never reads a vague "X acted."
     """
     lines: list[str] = []
     for e in events:
@@ -85,14 +85,12 @@ def narrate(
             else:
                 text = f"{who(e.actor)}: {text}"
         lines.append(prefix + text)
-    if not lines and mover:
-        lines.append(f"{prefix}{mover} acted.")
     return lines
 
 
 def fold_repeats(lines: list[str]) -> list[str]:
-    """Consecutive identical lines told once with a count: a seat's secret steps in a row ("Bo (Long John Silver)
-    acted.") are one line, "… (×2)", so a post never says the same thing twice."""
+    """Consecutive identical lines told once with a count: the same line in a row ("Bo has planned for the Monk.", a
+    card after the other) is one line, "… (×2)", so a post never says the same thing twice."""
     out: list[str] = []
     count = 0
     for i, line in enumerate(lines):

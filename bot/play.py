@@ -100,7 +100,7 @@ class PlayMixin:
         # every line names its true actor (bot.outputs.narrate), each seat called as it was when the move began
         views = [game.view(before, None), game.view(after, None)]
         who = lambda s: t.who(s, views[0])  # noqa: E731 - a one-line name for a name
-        public = narrate(game, views, events, who, t.player, prefix, mover=who(seat))
+        public = narrate(game, views, events, who, t.player, prefix)
         limit = (await self._guild_settings(t.guild_id))["turn_limit_seconds"]
         now = self.clock()
         # deadlines computed without touching t until the commit succeeded

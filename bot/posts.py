@@ -125,7 +125,9 @@ class PostsMixin:
         return prompt_line(t.game, view, list(to_act), lambda s: t.who(s, view)), mentions
 
     def owed_for(self, caller: Any) -> str:
-        """What the caller must do now, in the game's words (the picker's heading), or "" if they owe nothing."""
+        """What the caller must do now, in the game's words (the picker's heading), or "" if they owe nothing. The
+        heading is the caller's alone, so the game reads the caller's own view: it may name the next step of a plan
+        only the caller knows (Buccaneer's distance, then facing; Long John Silver's hint token)."""
         t = self._active_table(caller.channel_id)  # type: ignore[attr-defined]
         if t is None or t.status != "running" or t.state is None:
             return ""
@@ -133,8 +135,7 @@ class PostsMixin:
         try:
             if seat is None or seat not in t.game.to_act(t.state):
                 return ""
-            view = t.public_view()
-            return t.game.owed(view, seat).rstrip(".") if view is not None else ""
+            return t.game.owed(t.game.view(t.state, seat), seat).rstrip(".")
         except Exception:  # noqa: BLE001 - a heading must never keep the picker from opening
             log.exception("owed() failed on table %s", t.id)
             return ""

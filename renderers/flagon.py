@@ -392,11 +392,16 @@ def _loose(pic: Picture, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> Non
     for o in view["objects"]:
         if o["kind"] in OBJ_MARK and not o["gone"] and o.get("held") is None and o.get("sq"):
             stacks.setdefault(o["sq"], []).append(o["kind"])
+    occupied = {c["pos"] for c in view["chars"] if c["pos"] and c["id"]}
     for s in sorted(stacks):
         kinds = stacks[s]
         x0, y0, x1, y1 = _box(s, off)
         top = sorted(kinds, key=lambda k: list(OBJ_MARK).index(k))[0]
-        _put_obj_icon(pic, (x1 - 13, y1 - 13), top, 12 if top != "flagon" else 13)
+        if s in occupied:
+            # under a character: smaller and in the very corner, clear of the character's two letters
+            _put_obj_icon(pic, (x1 - 10, y1 - 10), top, 9)
+        else:
+            _put_obj_icon(pic, (x1 - 13, y1 - 13), top, 12 if top != "flagon" else 13)
         if len(kinds) > 1:
             draw.ellipse((x0 + 2, y1 - 22, x0 + 22, y1 - 2), fill=INK)
             text(draw, (x0 + 12, y1 - 12), str(len(kinds)), 16, bold=True, fill="#FFFFFF", anchor="mm")
@@ -537,8 +542,9 @@ def _prompt(view: dict[str, Any]) -> str:
     if phase in ("pick", "start"):
         return f"Draft: seat {view['to_act'][0] + 1} {'picks a character' if phase == 'pick' else 'picks a start'}."
     if phase in ("plan", "replan"):
-        owing = [f"{names[c['idx']]} ×{c['owed']}" for c in view["chars"] if c["owed"]]
-        return "Planning in secret: " + ", ".join(owing)
+        # by the tags on the board: with full names the list outgrew the panel's four lines and was cut
+        owing = [f"{c['tag']} ×{c['owed']}" for c in view["chars"] if c["owed"]]
+        return "Planning in secret: " + " · ".join(owing)
     who = names.get(pend.get("char"), "?")
     card = pend.get("card")
     what = {

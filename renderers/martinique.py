@@ -45,10 +45,13 @@ PANEL_X = ISLAND_R + 16
 PANEL_R = WIDTH - 8
 SEAT_Y = 292  # the two seat panels, one under the other
 PANEL_H = 196
+MAPS_LABEL_X = PANEL_X + 4  # a seat panel's "maps:" label
+MAPS_X = PANEL_X + 90  # its map tiles (or "none"), a clear gap after the label: it once read "mapsnone"
 
 SAND = "#F1DFB2"
 BEACH_SAND = "#D6B273"
 HOOK_FILL = "#7A4A24"
+HOOK_SQUARES = ("D5", "E5", "D4", "E4")  # The Hook, four squares at the island's centre
 MAP_FILL = "#EADBB0"
 PIRATE_FILL = {"black": "#000000", "red": "#D55E00"}
 PIRATE_LETTER = {"black": "B", "red": "R"}
@@ -331,7 +334,7 @@ def _seat_frame(
     )
     _pirate(c, 23, 24, 16, colour)
     text(c.draw, (46, 24), name, 24, bold=True, anchor="lm")
-    text(c.draw, (10, 99), "maps", 20, bold=True, anchor="lm")
+    text(c.draw, (MAPS_LABEL_X - (PANEL_X - 6), 99), "maps:", 20, bold=True, anchor="lm")
     return patch
 
 
@@ -356,8 +359,15 @@ def _island(c: Pic, view: dict[str, Any], private: dict[str, Any] | None) -> Non
             c.put(_tile_row(layout, number, tuple(tiles)), (x, y))
     hx, hy = _cell_origin("D5")  # over the rows: the Hook's counts sit on rows 5 and 4
     hook = view["hook"]
-    text(c.draw, (hx + CELL, hy + 72), f"maps {hook['maps']}", 22, fill="#FFFFFF", anchor="mm")
-    text(c.draw, (hx + CELL, hy + 104), f"jokers {hook['jokers']}", 22, fill="#FFFFFF", anchor="mm")
+    if view.get("phase") == "sunrise":
+        text(c.draw, (hx + CELL, hy + 72), f"maps {hook['maps']}", 22, fill="#FFFFFF", anchor="mm")
+        text(c.draw, (hx + CELL, hy + 104), f"jokers {hook['jokers']}", 22, fill="#FFFFFF", anchor="mm")
+    elif any(squares[sq]["pirate"] for sq in HOOK_SQUARES):
+        # a digging pirate stands on a Hook square (docs/games/martinique.md#sunset-digs) and would hide the name:
+        # the name goes small to the block's centre, between the four squares' pirates (the emptied Hook has
+        # no counts left to show)
+        c.draw.rectangle((hx + 4, hy + 4, hx + 2 * CELL - 4, hy + 56), fill=HOOK_FILL)
+        text(c.draw, (hx + CELL, hy + CELL), "HOOK", 16, bold=True, fill="#FFFFFF", anchor="mm")
     if private is not None:
         # bottom-left: the one corner of a square that no letter, value or pirate uses
         possible = set(private["candidates"])
@@ -494,7 +504,7 @@ def _maps_row(
     private: dict[str, Any] | None,
 ) -> None:
     """Map tiles: parchment = hidden (faces only in the owner's picture or after the game), white = revealed."""
-    x = PANEL_X + 66
+    x = MAPS_X
     own = private["maps"] if private is not None and private["seat"] == seat else None
     if view.get("lost_treasure"):
         hidden_faces = [m for m in p["maps_at_end"] if m not in p["maps_revealed"]]

@@ -467,18 +467,11 @@ def _hint_dashes(
 
 
 def _hint_borders(d: ImageDraw.ImageDraw, v: dict[str, Any]) -> None:
-    """Every hint's border as a dashed black line with a boxed day tag."""
-    tags = []
+    """Every hint's border as a dashed black line (its boxed day tag is placed with the other tags: ``_tags``)."""
     for h in v["hints"]:
-        dashes, tag = _hint_dashes(h["true_mask"], v["legal_mask"])
+        dashes, _tag = _hint_dashes(h["true_mask"], v["legal_mask"])
         for dash in dashes:
             d.line(dash, fill=INK, width=2)
-        if tag is not None:
-            tags.append((tag, f"H{h['day']}"))
-    for (px, py), label in tags:
-        w = common.text_width(label, 16, True) + 8
-        d.rectangle((px - w / 2, py - 11, px + w / 2, py + 11), fill="#FFFFFF", outline=INK, width=1)
-        text(d, (px, py), label, 16, bold=True, anchor="mm")
 
 
 def _bits(mask: int) -> list[int]:
@@ -533,7 +526,6 @@ def _layers(v: dict[str, Any], map_json: str, seat: int | None, priv: dict[str, 
         cx, cy = XY(sr["centre"])
         r = sr["radius"] * PX
         d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=COLOURS[sr["by"]], width=3)
-        halo_text(d, (cx, cy), f"{_letter(v, sr['by'])}{sr['day']}", 16)
     _tower(d, v)
     if priv and seat != v["silver_seat"]:
         _pirate_layers(img, d, v, priv)
@@ -547,7 +539,6 @@ def _layers(v: dict[str, Any], map_json: str, seat: int | None, priv: dict[str, 
                 width=2,
             ),
         )  # fmt: skip
-        halo_text(d, (cx, cy), f"FOG →{f['expires']}", 16)
     if priv:
         _reach(d, v, seat, priv)
     return img
@@ -585,10 +576,8 @@ def draw_map(v: dict[str, Any], seat: int | None) -> common.Picture:
     last = v.get("last") or {}
     for m, mi in v["miniatures"].items():
         for a, b, kind, _day in mi["trail"]:
-            if kind == "gallop":
-                halo_text(d, (XY(b)[0] + 14, XY(b)[1] + 14), "G", 16, fill=COLOURS[m])
-                continue
-            d.line((*XY(a), *XY(b)), fill=COLOURS[m], width=3)
+            if kind != "gallop":
+                d.line((*XY(a), *XY(b)), fill=COLOURS[m], width=3)
     for fig in v["silver"]["figures"]:
         for a, b, _k, _r in fig["trail"]:
             d.line((*XY(a), *XY(b)), fill=INK, width=3)
@@ -617,7 +606,132 @@ def draw_map(v: dict[str, Any], seat: int | None) -> common.Picture:
         for w, col in ((9, "#FFFFFF"), (5, INK)):
             d.line((cx - 13, cy - 13, cx + 13, cy + 13), fill=col, width=w)
             d.line((cx - 13, cy + 13, cx + 13, cy - 13), fill=col, width=w)
+    _draw_tags(d, v, priv if priv and seat != v["silver_seat"] else None, figure_boxes(v))
     return img
+
+
+# -- movable tags ---------------------------------------------------------------------------------------------
+#: where a tag may go from its anchor, in order: on it, then just below, above, right, left, and further out
+_OFFSETS = ((0, 0), (0, 21), (0, -21), (30, 0), (-30, 0), (30, 21), (-30, 21), (30, -21), (-30, -21), (0, 42),
+            (0, -42), (60, 0), (-60, 0), (60, 21), (-60, 21), (60, -21), (-60, -21), (30, 42), (-30, 42), (30, -42),
+            (-30, -42), (0, 63), (0, -63), (60, 42), (-60, 42), (60, -42), (-60, -42), (90, 0), (-90, 0))  # fmt: skip
+Box = tuple[float, float, float, float]
+
+
+def figure_boxes(v: dict[str, Any]) -> list[Box]:
+    """The boxes of the miniatures (side by side where they share a spot) and Silver's figures as ``draw_map``
+    draws them: what a tag must not cover."""
+    spots: dict[tuple[float, float], int] = {}
+    boxes: list[Box] = []
+    for mi in v["miniatures"].values():
+        key = tuple(mi["pos"])
+        n = spots.get(key, 0)
+        spots[key] = n + 1
+        cx, cy = XY(mi["pos"])
+        boxes.append(_box(cx + 10 * n, cy, 38, 38))
+    boxes += [_box(*XY(fig["pos"]), 28, 28) for fig in v["silver"]["figures"]]
+    return boxes
+
+
+def _box(cx: float, cy: float, w: float, h: float) -> Box:
+    return (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+
+
+def _inside(b: Box) -> bool:
+    """Whether a tag's box lies on the map, clear of the frame's labels and of the panel."""
+    return b[0] >= FRAME_X and b[1] >= FRAME_Y and b[2] <= MAP_R and b[3] <= Y(0)
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@lru_cache(maxsize=4)
+def _static_boxes(map_json: str) -> tuple[Box, ...]:
+    """The boxes of the map's own names and marks (``_static_labels``), which no tag may cover."""
+    mp = json.loads(map_json)
+    boxes: list[Box] = []
+    for dd in mp["districts"]:
+        boxes.append(_box(*XY(dd["label"]), common.text_width(dd["id"], 18, True) + 6, 22))
+    for t in mp["towers"]:
+        cx, cy = XY(t["pos"])
+        boxes += [_box(cx, cy, 24, 24), _box(cx + 20, cy - 13, common.text_width(t["id"], 16, True) + 6, 20)]
+    for lm in mp["landmarks"]:
+        cx, cy = XY(lm["pos"])
+        boxes += [_box(cx, cy, 16, 16), _box(cx - 17, cy + 12, common.text_width(lm["id"], 16, True) + 6, 20)]
+    return tuple(boxes)
+
+
+#: a movable tag: anchor x and y, text, boxed (a hint's day) or on a halo, its colour, and whether it is private
+Tag = tuple[float, float, str, bool, str, bool]
+
+
+def _tag_list(v: dict[str, Any], pirate: dict[str, Any] | None) -> list[Tag]:
+    """Every movable tag of the picture, with ``pirate`` the private view of a pirate seat (its deductions). The
+    public ones come from the public view alone, in a fixed order, so identical views place them identically."""
+    tags: list[Tag] = []
+    for h in v["hints"]:
+        _dashes, tag = _hint_dashes(h["true_mask"], v["legal_mask"])
+        if tag is not None:
+            tags.append((*tag, f"H{h['day']}", True, INK, False))
+    for sr in v["searches"]:
+        tags.append((*XY(sr["centre"]), f"{_letter(v, sr['by'])}{sr['day']}", False, INK, False))
+    for f in v["fog"]:
+        tags.append((*XY(f["centre"]), f"FOG →{f['expires']}", False, INK, False))
+    for m, mi in v["miniatures"].items():
+        for _a, b, kind, _day in mi["trail"]:
+            if kind == "gallop":
+                tags.append((XY(b)[0] + 14, XY(b)[1] + 14, "G", False, COLOURS[m], False))
+    if pirate:
+        labels = {dd["id"]: dd for dd in v["map"]["districts"]}
+        for ds in pirate["districts"].values():
+            for did in ds:
+                cx, cy = XY(labels[did]["label"])
+                tags.append((cx, cy + 30, f"not {did}", False, INK, True))
+        for c in pirate["compass"]:
+            cx, cy = XY(c["pos"])
+            tags.append((cx, cy - 26, f"{c['card']}@{_letter(v, c['mini'])}{c['day']}", False, INK, True))
+        for it in pirate["info_tokens"]:
+            cx, cy = XY(it["pos"])
+            tags.append((cx, cy + 26, f"chest:{it['token']}", False, INK, True))
+    return tags
+
+
+def _place_tags(v: dict[str, Any], pirate: dict[str, Any] | None, figures: list[Box]) -> list[tuple[Box, Tag]]:
+    """Where every movable tag goes: the first spot around its anchor, in a fixed order, that covers no map label,
+    no figure and no tag placed before it (issue 28: two searches side by side, a compass tag on a district's name);
+    a tag with no free spot near it stays on its anchor."""
+    taken = [*_static_boxes(json.dumps(v["map"], sort_keys=True)), *figures]
+    if pirate:
+        # the crosses over the districts a pirate ruled out (``_pirate_layers``)
+        labels = {dd["id"]: dd["label"] for dd in v["map"]["districts"]}
+        taken += [_box(*XY(labels[did]), 48, 48) for ds in pirate["districts"].values() for did in ds]
+    placed: list[tuple[Box, Tag]] = []
+    for tag in _tag_list(v, pirate):
+        x, y, label = tag[0], tag[1], tag[2]
+        w, h = common.text_width(label, 16, True) + 10, 22
+        spot = next(
+            (
+                b
+                for dx, dy in _OFFSETS
+                if _inside(b := _box(x + dx, y + dy, w, h)) and not any(_overlaps(b, t) for t in taken)
+            ),
+            _box(x, y, w, h),
+        )
+        taken.append(spot)
+        placed.append((spot, tag))
+    return placed
+
+
+def _draw_tags(d: ImageDraw.ImageDraw, v: dict[str, Any], pirate: dict[str, Any] | None, figures: list[Box]) -> None:
+    for spot, (_x, _y, label, boxed, fill, private) in _place_tags(v, pirate, figures):
+        cx, cy = (spot[0] + spot[2]) / 2, (spot[1] + spot[3]) / 2
+        if boxed:
+            w = spot[2] - spot[0]
+            d.rectangle((cx - w / 2 + 1, cy - 11, cx + w / 2 - 1, cy + 11), fill="#FFFFFF", outline=INK, width=1)
+            text(d, (cx, cy), label, 16, bold=True, anchor="mm")
+        else:
+            halo_text(d, (cx, cy), label, 16, fill=fill, private=private)
 
 
 def _pirate_layers(img: common.Picture, d: ImageDraw.ImageDraw, v: dict[str, Any], priv: dict[str, Any]) -> None:
@@ -628,7 +742,6 @@ def _pirate_layers(img: common.Picture, d: ImageDraw.ImageDraw, v: dict[str, Any
             cx, cy = XY(labels[did]["label"])
             d.line((cx - 22, cy - 22, cx + 22, cy + 22), fill="#000000", width=5)
             d.line((cx - 22, cy + 22, cx + 22, cy - 22), fill="#000000", width=5)
-            halo_text(d, (cx, cy + 30), f"not {did}", 16, private=True)
     # skull sectors go on their own layer, clipped to the map box
     sectors = Image.new("RGBA", img.size, (0, 0, 0, 0))
     sd = ImageDraw.Draw(sectors)
@@ -645,7 +758,6 @@ def _pirate_layers(img: common.Picture, d: ImageDraw.ImageDraw, v: dict[str, Any
                 (cx + far * math.cos(a1), cy - far * math.sin(a1)),
             ]
             sd.polygon(poly, fill=(60, 60, 60, 60), outline=(30, 30, 30, 200))
-        halo_text(d, (cx, cy - 26), f"{c['card']}@{_letter(v, c['mini'])}{c['day']}", 16, private=True)
     clip = Image.new("L", img.size, 0)
     ImageDraw.Draw(clip).rectangle((FRAME_X, FRAME_Y, X(MAP_W), Y(0)), fill=255)
     alpha = Image.composite(sectors.getchannel("A"), Image.new("L", img.size, 0), clip)
@@ -665,7 +777,6 @@ def _pirate_layers(img: common.Picture, d: ImageDraw.ImageDraw, v: dict[str, Any
                 shade, lambda sd, ox, oy, b=shade: sd.rectangle((b[0] - ox, b[1] - oy, b[2] - ox, b[3] - oy),
                                                                   fill=(60, 60, 60, 55))
             )  # fmt: skip
-        halo_text(d, (cx, cy + 26), f"chest:{it['token']}", 16, private=True)
 
 
 def _reach(d: ImageDraw.ImageDraw, v: dict[str, Any], seat: int | None, priv: dict[str, Any]) -> None:
@@ -753,7 +864,8 @@ def _phase_line(v: dict[str, Any]) -> str:
         return "Long John Silver runs: two 4-mile moves per figure"
     if v["active"] and ph in ("turn", "chest", "compass", "prison", "hint"):
         mi = v["miniatures"][v["active"]]
-        left = f" · {v['left']} action{'s' if v['left'] != 1 else ''}" if ph == "turn" else ""
+        # the count on a line of its own: wrapped inside the name's line it read "… (O) · 1 / action"
+        left = f"\n{v['left']} action{'s' if v['left'] != 1 else ''} left" if ph == "turn" else ""
         head = {
             "turn": "▶",
             "chest": "▶ Silver answers",

@@ -6,7 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from rules.buccaneer import board
-from rules.buccaneer.model import CHANCE_EFFECTS, KEEPER_EFFECT, KEEPER_TITLE, KEEPERS, chance_title
+from rules.buccaneer.model import (
+    CHANCE_EFFECTS,
+    CREW_VALUE,
+    KEEPER_EFFECT,
+    KEEPER_TITLE,
+    KEEPERS,
+    TREASURE_VALUE,
+    chance_title,
+)
 from rules.core import Action, IllegalAction, normalize_text
 
 _VERB = {
@@ -32,6 +40,8 @@ def parse(text: str) -> Action:
 
 
 def label(view: dict[str, Any], action: Action) -> str:
+    """The option in a player's words, said once: crew cards as the hand spells them (B3), harbours and kept cards
+    by name, a distance with where it ends; a card's effect goes to the description (``describe``)."""
     window = view.get("challenge_open")
     if action == "challenge" and window:
         mover = view["players"][window["mover"]]
@@ -52,14 +62,83 @@ def label(view: dict[str, Any], action: Action) -> str:
         if k > you.get("sailing", k) and not you.get("free_plan"):
             text += " (exceeds your sailing strength)"
         return text
-    return action
+    if len(words) == 2 and words[0] in ("home", "target", "harbour") and words[1] in board.HARBOUR:
+        return board.HARBOUR[words[1]]["name"]
+    if len(words) == 2 and words[0] in ("sail", "face"):
+        return f"{words[0]} {words[1].upper()}"
+    if action == "turn":
+        return "turn (face another way)"
+    if words[:1] == ["spoils"]:
+        return _spoils(view, words)
+    if words[:1] == ["choose"]:
+        return _branch(view, words[1])
+    if len(words) == 2 and words[0] == "pick" and words[1] in TREASURE_VALUE:
+        return f"{words[1]} (worth {TREASURE_VALUE[words[1]]})"
+    # crew cards as the hand and the picture spell them (`give b2` reads "give B2"), kept cards by their title
+    item = words[-1]
+    thing = KEEPER_TITLE.get(item) or (item.upper() if item in CREW_VALUE else item)
+    if words[0] == "flat" and len(words) == 3:
+        return f"take {thing} from Flat Island" if words[1] == "take" else f"leave {thing} on Flat Island"
+    if len(words) == 3 and words[1] == "docks":
+        return f"{words[0]} {thing} from your Docks"
+    if action.startswith("safe ") and you.get("seat") is not None:
+        # three of a kind go in first, one at a time once that kind is there (docs/games/buccaneer.md#home-window)
+        home = view["players"][you["seat"]]["harbour"]
+        safety = next((h["safety"] for h in view.get("harbours") or [] if h["id"] == home), {})
+        return f"put {1 if safety.get(item, 0) >= 3 else 3} {item} in the Safety Zone"
+    if len(words) == 2 and words[0] in _LABEL_VERB:
+        return _LABEL_VERB[words[0]].format(thing)
+    return " ".join(w.upper() if w in CREW_VALUE else w for w in words)
+
+
+#: the words of a basket, home window or loss step, by verb (docs/games/buccaneer.md#the-action-language)
+_LABEL_VERB = {
+    "offer": "offer {}",
+    "unoffer": "take back {}",
+    "want": "ask for {}",
+    "unwant": "stop asking for {}",
+    "pickup": "pick up {} from the Docks",
+    "load": "load {} aboard",
+    "unload": "unload {} into the Docks",
+    "leave": "leave {} in the Docks for sale",
+    "safe": "put {} in the Safety Zone",
+    "land": "land {} at Anchor Bay",
+    "give": "give {}",
+    "lose": "lose {}",
+    "bury": "bury {}",
+    "forfeit": "forfeit {} to Flat Island",
+    "return": "return {} to Treasure Island",
+    "place": "blown to {}",
+}
+
+
+def _spoils(view: dict[str, Any], words: list[str]) -> str:
+    frame = (view.get("stack") or [{}])[-1]
+    loser = frame.get("loser")
+    players = view.get("players") or []
+    if words[1] == "treasure" and isinstance(loser, int) and loser < len(players):
+        return f"its treasure: {', '.join(players[loser]['ship']['hold'])}"
+    n = int(words[-1])
+    return f"{n} crew card{'s' if n != 1 else ''}"
+
+
+def _branch(view: dict[str, Any], branch: str) -> str:
+    """A Treasure-or-crew choice, with what each branch gives (or costs) by the card being obeyed."""
+    frame = (view.get("stack") or [{}])[-1]
+    if frame.get("kind") != "CHOICE":
+        return f"choose {branch}"
+    if frame.get("branch") == "gain":
+        if branch == "treasure":
+            return f"treasure worth up to {frame.get('budget')}"
+        return f"{frame.get('n')} crew from Pirate Island"
+    return "lose one treasure" if branch == "treasure" else "lose two crew cards"
 
 
 def describe(view: dict[str, Any], action: Action) -> str:
     words = action.split()
     if len(words) >= 2 and words[0] in _VERB and words[-1] in KEEPERS:
-        item = words[-1]
-        return f"{_VERB[words[0]].capitalize()} {KEEPER_TITLE[item]} ({KEEPER_EFFECT[item]})"[:100]
+        # the label names the card; this says what it does
+        return KEEPER_EFFECT[words[-1]][:1].upper() + KEEPER_EFFECT[words[-1]][1:100]
     if words[:1] == ["choose"]:
         card = ((view.get("last") or {}).get("chance") or {}).get("card")
         if card:

@@ -162,7 +162,7 @@ def lose(state: State, frame: dict, kind: str, N: Narration) -> bool:
             state["players"][x]["hand"][kind] += 1
             N.add(
                 f"{who(state, seat)} loses a crew card to {who(state, x)}",
-                {seat: f"You gave {kind.upper()}", x: f"You received {kind.upper()}"},
+                {seat: f"You gave {kind.upper()}", x: f"You received {kind.upper()} from {who(state, seat)}"},
             )
     frame["n"] -= 1
     return frame["n"] == 0 or not lose_actions(state, frame)

@@ -130,14 +130,25 @@ def give_card(state: State, frame: dict, action: str, N: Narration) -> bool:
     frame["given"].append(kind)
     frame["n"] -= 1
     done = frame["n"] == 0 or not give_actions(state, frame)
+    given = frame["given"]
+    # The receiver's hand changes with every card, so it hears of every card (docs/games/buccaneer.md#private-news);
+    # the cards handed over in one apply (a forced run) are one line.
+    run = [kind]
+    if N.gift is not None and N.gift[:2] == (giver, taker):
+        run = [*N.gift[2], kind]
+        N.events.pop()
+    got = f"{who(state, giver)} gives you {cards_text({k: run.count(k) for k in CREW})}"
     if done:
-        given = frame["given"]
         text = cards_text({k: given.count(k) for k in CREW})
+        whole = f"{got}: you received {text} in all" if len(given) > len(run) else got
         N.add(
             f"{who(state, giver)} gives {len(given)} crew to {who(state, taker)}",
-            {giver: f"You gave {text}", taker: f"You received {text}"},
+            {giver: f"You gave {text}", taker: whole},
             echo=giver,
         )
+    else:
+        N.add(None, {taker: f"{got} ({len(given)} of {len(given) + frame['n']})"})
+        N.gift = (giver, taker, run)
     return done
 
 

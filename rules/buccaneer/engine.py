@@ -160,6 +160,7 @@ def dispatch(state: State, seat: int, action: str, N: Narration) -> None:
     elif kind == "PICK":
         if action == "done":
             stack.pop()
+            N.add(f"{who(state, seat)} takes no more treasure")
         else:
             chance.pick(state, frame, words[1], N)
     elif kind == "PLACE":
@@ -210,6 +211,7 @@ def turn_step(state: State, seat: int, action: str, N: Narration) -> None:
         N.add(f"{who(state, seat)} stays at {where}")
         end_turn(state, N)
     elif verb == "end":
+        N.add(f"{who(state, seat)} ends its turn")
         end_turn(state, N)
 
 
@@ -367,6 +369,9 @@ def do_challenge(state: State, seat: int, N: Narration) -> None:
     }
     if verdict == "exceeded":
         hand = state["players"][mover]["hand"]
+        if count(hand):
+            # the mover's hand changes through another seat's move: it is told which cards went
+            private[mover] = f"Your whole hand goes to Pirate Island: {cards_text(hand)}"
         for k in CREW:
             state["pirate_pile"].extend([k] * hand[k])
             hand[k] = 0

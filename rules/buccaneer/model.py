@@ -247,12 +247,15 @@ class Narration:
         self.events: list[Event] = []
         # the last event if it is a burial: (seat, from the Docks, cards), so a run of burials reads as one line
         self.burial: tuple[int, bool, list[str]] | None = None
+        # the last event if it tells a receiver of cards being handed over: (giver, receiver, the cards of this run)
+        self.gift: tuple[int, int, list[str]] | None = None
 
     def add(self, public: str | None, private: dict[int, str] | None = None, echo: int | None = None) -> None:
         """A line, with private lines; ``echo`` is the seat whose private line only repeats its own choice ("You
         buried R2"), kept on the line; every other private line is news (see :func:`credit`)."""
         self.events.append(Event(public, dict(private or {}), echo))
         self.burial = None
+        self.gift = None
 
 
 def credit(before: State, after: State, events: list[Event]) -> list[Event]:

@@ -184,7 +184,7 @@ def place(state: State, seat: int, at: str, facing: str | None) -> None:
 
 def describe_end(state: State, seat: int, end: str, facing: str | None, target: int | None) -> str:
     if board.is_harbour(end):
-        return f"entered {board.HARBOUR[end]['name']}"
+        return f"into {board.HARBOUR[end]['name']}"
     text = f"to {end.upper()}, facing {facing.upper() if facing else '-'}"
     others = ships_at(state, end, exclude=seat)
     if target is not None:

@@ -12,6 +12,7 @@ from rules.buccaneer.model import (
     CREW_VALUE,
     HOLD_MAX,
     KEEPER_CARDS,
+    KEEPER_TITLE,
     KEEPERS,
     TREASURE,
     TREASURE_VALUE,
@@ -158,7 +159,9 @@ def do_trade(state: State, seat: int, N: Narration) -> None:
 
 
 def _list(side: dict[str, int]) -> str:
-    return " ".join((i.upper() if i in CREW_VALUE else i) for i, n in side.items() for _ in range(n))
+    # crew as the hands spell them, kept cards by their title ("gives Long John Silver, gets B3 R2")
+    names = [(i.upper() if i in CREW_VALUE else KEEPER_TITLE.get(i, i)) for i, n in side.items() for _ in range(n)]
+    return " ".join(names)
 
 
 # -- home port ------------------------------------------------------------------------------------------
@@ -212,7 +215,7 @@ def home_step(state: State, seat: int, action: str, N: Narration) -> None:
         card = has_keeper(docks["cards"], item)
         docks["cards"].remove(card)
         p["keepers"] = sorted([*p["keepers"], card])
-        N.add(f"{name} picks up {item} from the Docks")
+        N.add(f"{name} picks up {KEEPER_TITLE[item]} from the Docks")
 
 
 # -- Flat Island and Anchor Bay -------------------------------------------------------------------------

@@ -10,7 +10,6 @@ from rules.buccaneer.model import (
     CHANCE_TITLES,
     KEEPER_EFFECT,
     KEEPER_TITLE,
-    chance_title,
     colour_totals,
     count,
     fighting,
@@ -231,43 +230,125 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
 
 
 # -- the table's voice -----------------------------------------------------------------------------------
-#: what a seat owes, by the frame it must answer (docs/games/buccaneer.md#every-decision-is-a-step-from-a-finite-list)
+#: what a seat owes, by the frame it must answer (docs/games/buccaneer.md#every-decision-is-a-step-from-a-finite-list);
+#: the frames whose words depend on the frame are worded in ``_frame_owed``
 _OWED = {
-    "INTERCEPT": "attack the passing ship or let it pass",
-    "SPOILS": "choose your spoils",
-    "GIVE": "hand over crew cards",
-    "PICK": "pick treasure from Treasure Island",
+    "RETURN": "return treasure your ship cannot carry (it holds at most 2)",
+    "REPOINT": "point your ship (any direction)",
+    "ALONGSIDE": "point your ship alongside: the same way as the other ship, or the opposite",
     "PLACE": "choose the square your ship is blown to",
     "PORT_TIE": "choose the harbour your ship is blown to",
-    "YELLOW_FEVER": "bury crew down to 7",
-    "LOSE": "choose what goes overboard",
-    "BURY": "bury crew cards",
-    "CHOICE": "choose treasure or crew",
-    "TARGET": "name the player who must give you crew",
-    "RETURN": "return treasure your ship cannot carry",
-    "ALONGSIDE": "point your ship",
-    "REPOINT": "point your ship",
-    "FREE_MOVE": "make your free move",
-    "FORFEIT": "pay the forfeit for your challenge",
+    "FORFEIT": "pay the forfeit for your challenge: your best crew card or a treasure, to Flat Island",
 }
+_PLAN = "direction, distance, facing, then confirm"
 
 
 def owed(view: dict[str, Any], seat: int) -> str:
+    """What the seat owes, naming the step. From the public view (the board post) a plan in progress is private, so
+    its steps are listed; from the seat's own view (its picker's heading) the next step of its plan is named."""
     awaiting = view.get("awaiting") or {}
     kind = awaiting.get("kind")
     if kind == "PORT_CHOICE":
         return "choose your home port"
+    you = view.get("you") if (view.get("you") or {}).get("seat") == seat else None
     if kind == "TURN":
         stage = (awaiting.get("info") or {}).get("stage")
         if stage == "plan":
-            return "finish planning your move (direction, distance, facing, then confirm)"
+            return _plan_owed(you.get("plan") if you else None, "finish planning your move")
         if stage == "after":
             return "trade where your ship lies, or end your turn"
         return "sail, turn or stay (trading first where your ship lies)"
+    if kind == "FREE_MOVE":
+        return _plan_owed(you.get("free_plan") if you else None, "make your free move (no attack)")
+    return _frame_owed(view, seat, str(kind))
+
+
+def _plan_owed(plan: dict[str, Any] | None, what: str) -> str:
+    """The next step of a move being planned (``you.plan``), or all of them when the plan is not in the view."""
+    if not plan:
+        return f"{what}: {_PLAN}"
+    if plan.get("kind") == "turn":
+        step = "choose the new facing, then confirm" if plan.get("face") is None else "confirm (or undo)"
+    elif plan.get("k") is None:
+        step = f"choose how far to sail {str(plan.get('dir')).upper()}, then a facing and confirm"
+    elif plan.get("face") is None and not board.is_harbour(plan.get("end") or ""):
+        step = f"choose your facing at {str(plan.get('end')).upper()}, then confirm"
+    else:
+        step = "confirm (or undo)"
+    return f"{what}: {step}"
+
+
+def _name(view: dict[str, Any], seat: Any) -> str:
+    named = seat_name(view, seat) if isinstance(seat, int) else ""
+    return named or "the other ship"
+
+
+def _frame_owed(view: dict[str, Any], seat: int, kind: str) -> str:
+    info = (view.get("awaiting") or {}).get("info") or {}
+    stack = view.get("stack") or []
+    frame = stack[-1] if stack and stack[-1].get("kind") == kind else {}
+    if kind == "INTERCEPT":
+        return f"attack {_name(view, info.get('mover'))} passing {str(info.get('square', '')).upper()}, or let it pass"
+    if kind == "SPOILS":
+        return f"choose your spoils from {_name(view, info.get('loser'))}: its treasure, or crew cards"
+    if kind == "GIVE":
+        n = info.get("n", 1)
+        docks = " from your hand or Docks" if frame.get("docks") else ""
+        return f"hand over {n} crew card{'s' if n != 1 else ''}{docks} to {_name(view, info.get('to'))}"
+    if kind == "PICK":
+        return f"pick treasure from Treasure Island worth up to {info.get('budget')} in all, or done"
+    if kind == "YELLOW_FEVER":
+        n = (info.get("owe") or {}).get(str(seat), 1)
+        return f"bury {n} crew card{'s' if n != 1 else ''} (hand or Docks) to get down to 7"
+    if kind == "BURY":
+        if frame.get("cap") is not None:
+            return f"bury crew cards until your crew is worth at most {frame['cap']}"
+        n = frame.get("n") or 1
+        return f"bury {n} crew card{'s' if n != 1 else ''} on Pirate Island"
+    if kind == "LOSE":
+        return _lose_owed(view, info, frame)
     if kind == "CHOICE":
-        card = ((view.get("last") or {}).get("chance") or {}).get("card")
-        return f"choose treasure or crew ({chance_title(card)})" if card else _OWED[kind]
-    return _OWED.get(str(kind), "take your turn")
+        if frame.get("branch") == "gain":
+            return f"choose: treasure worth up to {frame.get('budget')}, or {frame.get('n')} crew from Pirate Island"
+        dest = frame.get("dest")
+        where = "overboard to Flat Island" if dest == "flat" else f"to {_name(view, _int(dest))}"
+        return f"choose what goes {where}: one treasure or two crew cards"
+    if kind == "TARGET":
+        if frame.get("card") == 20:
+            return "choose the ship to swap two crew cards with, blind"
+        return "name the player who must give you three crew"
+    return _OWED.get(kind, "take your turn")
+
+
+def _lose_owed(view: dict[str, Any], info: dict[str, Any], frame: dict[str, Any]) -> str:
+    """A loss, in the words of the card that caused it: Deserter sends the best crew card to Pirate Island, card 9
+    the best piece overboard to Flat Island, card 8 one treasure or two crew onto Flat Island, card 7 aboard the
+    nearest ship."""
+    what, n, dest = info.get("what"), info.get("n", 1), info.get("dest")
+    best = frame.get("allowed") is not None
+    cards = f"{n} crew card{'s' if n != 1 else ''}"
+    if dest == "pile":
+        if best:
+            return "choose which of your best crew cards deserts to Pirate Island"
+        return f"choose {cards} to send to Pirate Island"
+    if dest == "flat":
+        if what == "treasure":
+            thing = "which of your best treasures goes" if best else "the treasure that goes"
+            return f"choose {thing} overboard to Flat Island"
+        if best:
+            return "choose which of your best crew cards goes overboard to Flat Island"
+        return f"choose {cards} to go overboard to Flat Island"
+    aboard = _name(view, _int(dest))
+    if what == "treasure":
+        return f"choose the treasure that washes aboard {aboard}"
+    return f"choose {cards} to wash aboard {aboard}"
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
 
 
 def seat_name(view: dict[str, Any], seat: int) -> str:
@@ -278,11 +359,20 @@ def seat_name(view: dict[str, Any], seat: int) -> str:
 
 
 def private_summary(view: dict[str, Any], seat: int) -> str:
+    """The hand with its strengths, then each kept chance card with what it does; a card that can no longer do its
+    first use says so (the other Kidd's Chart after one was landed: docs/games/buccaneer.md#flat-island)."""
     you = view.get("you") or {}
     if you.get("seat") != seat:
         return ""
+    hand = you.get("hand") or {}
+    cards = " ".join(k.upper() for k in ("b3", "b2", "b1", "r3", "r2", "r1") for _ in range(hand.get(k, 0)))
+    lines = [f"Hand: {cards or 'none'} (sailing {you.get('sailing', 0)}, fighting {you.get('fighting', 0)})"]
     players = view.get("players") or []
     keepers = players[seat].get("keepers", []) if seat < len(players) else []
-    # each kept chance card with what it does, so a player can read the cards they hold
-    held = [f"• {KEEPER_TITLE[k]}: {KEEPER_EFFECT[k]}" for k in dict.fromkeys(keepers) if k in KEEPER_TITLE]
-    return "\n".join([you.get("text", ""), *held])
+    for k in dict.fromkeys(keepers):
+        if k not in KEEPER_TITLE:
+            continue
+        landed = k == "chart" and view.get("kidd_landed")
+        spent = " (a chart was landed already: this one is only worth 3 in trade)" if landed else ""
+        lines.append(f"• {KEEPER_TITLE[k]}: {KEEPER_EFFECT[k]}{spent}")
+    return "\n".join(lines)

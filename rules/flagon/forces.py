@@ -20,7 +20,7 @@ from rules.flagon.board import (
     rowmajor,
     xy,
 )
-from rules.flagon.cards import CHAR_NAME, deck_index
+from rules.flagon.cards import CARD, CHAR_NAME, deck_index
 
 State = dict[str, Any]
 
@@ -255,6 +255,7 @@ def overboard(state: State, ctx: Ctx, i: int, at: Sq | None = None) -> None:
         c["held"] = None
         lost = f" The {o['kind']} is lost." if o["kind"] != "flagon" else ""
         remove_loose(state, ctx, o)
+    back = [CARD[x][0] for x in c["queue"]]  # planned, never revealed: only the seat knows which
     c["hand"].extend(c["queue"])
     c["queue"] = []
     sort_hand(c)
@@ -268,10 +269,16 @@ def overboard(state: State, ctx: Ctx, i: int, at: Sq | None = None) -> None:
         paid = f"{cname(state, a)} +{k} → {state['chars'][a]['rep']}"
     else:
         paid = "discarded"
-    ctx.say(
-        f"🌊 {cname(state, i)} goes OVERBOARD! −{k} → {c['rep']}; {paid}.{lost}",
-        {c["seat"]: f"Your {cname(state, i)} is overboard: plan 2 new cards."},
-    )
+    # the seat's plan changes through someone else's card: it is told which planned cards came back (the channel
+    # hears only the splash); with nothing planned there is no news for it alone
+    private = {}
+    if back:
+        verb = "is" if len(back) == 1 else "are"
+        private[c["seat"]] = (
+            f"Your {cname(state, i)} went overboard: the planned {' and '.join(back)} {verb} back in your hand; "
+            "plan 2 new cards."
+        )
+    ctx.say(f"🌊 {cname(state, i)} goes OVERBOARD! −{k} → {c['rep']}; {paid}.{lost}", private)
     if i not in state["victims"]:
         state["victims"].append(i)
 

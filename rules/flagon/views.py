@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core import State, clone
+from rules.flagon.actions import dragon_lock
 from rules.flagon.board import SHIP_NAME
 from rules.flagon.cards import CARD, CHAR_NAME, TAG, card_name
 from rules.flagon.engine import crew_label, scores
@@ -85,7 +86,46 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
 
 
 # -- the table's voice ------------------------------------------------------------------------------------
+#: what a card's reveal-time step asks for, by step and card (docs/games/flagon.md#drawing-and-revealing); "{who}" is
+#: the character
+_STEP_ASKS = {
+    "to": {
+        "step": "choose the square to step to (or stay and turn), then a facing",
+        "move": "choose the square to walk to, then a facing",
+        "dash": "choose the square to walk to, then a facing",
+        "shadow-step": "choose the square to teleport to, then a facing",
+        "shadow-dash": "choose the square to teleport to, then a facing",
+        "leap": "choose the square to land on, then a facing",
+        "dragon-kick": "choose the square to land on, then the target",
+    },
+    "at": {
+        "push-table": "choose the table to push (or skip)",
+        "heave": "choose the table to push (or skip)",
+        "pull-rug": "choose the rug to pull (or skip)",
+        "kick": "choose whom or which barrel to kick (or skip)",
+        "fireball": "choose the square the blast is centred on (or skip)",
+        "lure-of-the-sea": "choose whom to shove, then the direction (or skip)",
+    },
+    "aim": {
+        "throw": "choose which way to throw (or skip)",
+        "swing": "choose which way to swing (or skip)",
+        "daring-swing": "choose which way to swing (or skip)",
+        "arr": "choose which way to swing (or skip)",
+    },
+}
+_STEP_DEFAULT = {
+    "to": "choose the square to move to, then a facing",
+    "at": "choose the target (or skip)",
+    "aim": "choose which way to aim (or skip)",
+    "shove": "choose which way to shove the target (or skip)",
+    "pickup": "take an object, drop the one held, or skip",
+    "face": "choose which way the {who} faces",
+}
+
+
 def owed(view: dict[str, Any], seat: int) -> str:
+    """What the seat owes, naming the step: which card is being played out and what it asks for now (a square, then
+    a facing; a target; a direction), all of it public (the revealed card and its step)."""
     phase = view.get("phase")
     if phase in ("plan", "replan"):
         return "plan your cards in secret"
@@ -100,9 +140,11 @@ def owed(view: dict[str, Any], seat: int) -> str:
     if step == "start":
         return f"choose where the {who} starts"
     if step == "enter":
-        return f"choose where the {who} climbs back aboard"
-    if pend.get("card"):
-        return f"play out the {who}'s {card_name(pend['card'])}"
+        return f"choose where the {who} climbs back aboard, then a facing"
+    card = pend.get("card")
+    if card:
+        asks = _STEP_ASKS.get(str(step), {}).get(card) or _STEP_DEFAULT.get(str(step), "play it out")
+        return f"play out the {who}'s {card_name(card)}: {asks.format(who=who)}"
     if step == "face":
         return f"choose which way the {who} faces"
     return f"act for the {who}" if who else "take your turn"
@@ -135,7 +177,11 @@ def private_summary(view: dict[str, Any], seat: int) -> str:
         if char.get("seat") != seat or "hand" not in char or not char.get("name"):
             continue  # not this seat's, or not yet drafted (no name, no cards)
         planned = ", ".join(card_name(c) for c in char.get("queue") or []) or "nothing"
-        lines.append(f"**{char['name']}** — planned: {planned}. Hand:")
-        # each card with what it does, so the hand can be read without the rules
-        lines.extend(f"• {CARD[c][0]} ({CARD[c][1]}): {CARD[c][2]}" for c in char["hand"] if c in CARD)
+        lines.append(f"**{char['name']}** — planned: {planned}. Hand (time in brackets):")
+        # each card with its time and what it does, so the hand can be read without the rules; a locked Dragon card
+        # says so (docs/games/flagon.md#dragon-cards), or a player plans it and it fizzles
+        for c in char["hand"]:
+            if c in CARD:
+                lock = " — 🔒 locked: fizzles until it picks up the Flagon" if dragon_lock(view, char["id"], c) else ""
+                lines.append(f"• {CARD[c][0]} ({CARD[c][1]}): {CARD[c][2]}{lock}")
     return "\n".join(lines)

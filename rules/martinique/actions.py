@@ -83,6 +83,25 @@ def label(view: dict[str, Any], action: Action) -> str:
         cands = (view.get("private") or {}).get("candidates")
         if cands is not None and words[1] in cands:
             return f"dig {words[1]} (possible treasure)"
+    if words[0] == "claim" and words[1] in (view.get("chests") or {}):
+        # what the chest gives, and the jokers it costs (docs/games/martinique.md#claims-are-optional)
+        tiles = view["chests"][words[1]]
+        points = sum(int(t.split(":")[1]) for t in tiles)
+        jokered = words[3:]
+        paid = "a joker" if len(jokered) == 1 else f"{len(jokered)} jokers"
+        jokers = f", {paid} for {', '.join(jokered)}" if jokered else ""
+        return f"{words[1]}: {' '.join(tiles)} ({points} points){jokers}"
+    if action == "done":
+        return "done (claim nothing more)"
+    if words[0] == "retire":
+        # docs/games/martinique.md#retire: only when no place or move is legal
+        if words[1] == "supply":
+            return "send a supply pirate to the pub"
+        return f"{words[1]} to the pub: take {_tile_word(squares[words[1]]['tile'])}"
+    if action == "take map":
+        return "take a map tile (a blind draw)"
+    if action == "take joker":
+        return "take a joker"
     return action
 
 def group(view: dict[str, Any], action: Action) -> str:

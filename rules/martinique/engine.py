@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules import core
-from rules.core import Event, Outcome, State, clone
+from rules.core import GAME_ACTOR, Event, Outcome, State, clone
 from rules.martinique.board import (
     ARTIFACT_SQUARES,
     HOOK_SET,
@@ -97,8 +97,9 @@ class Turn:
         self.state = state
         self.events: list[Event] = []
 
-    def say(self, public: str | None, private: dict[int, str] | None = None) -> None:
-        self.events.append(Event(public, private or {}))
+    def say(self, public: str | None, private: dict[int, str] | None = None, actor: int | str | None = None) -> None:
+        """A line; its actor is the seat whose name starts it (``credit`` in ``apply``) unless given here."""
+        self.events.append(Event(public, private or {}, actor))
 
     # -- shared pieces of a turn ---------------------------------------------------------------------------
     def to_pub(self, seat: int) -> int:
@@ -123,11 +124,22 @@ class Turn:
             player["collection"].append(tile)
             self.say(f"{how} {tile} from {SQUARES[sq]}{then}.")
 
-    def reveal(self, seat: int, tile: str, passed: int) -> None:
+    def reveal(self, seat: int, tile: str, passed: int, chosen: bool = True) -> None:
+        """Turn a map tile of ``seat`` face up: its own choice, or (``chosen`` False) the engine's when the passed
+        seat owes as many reveals as it has hidden tiles (docs/games/martinique.md#reveals)."""
         for m in self.state["players"][seat]["maps"]:
             if m["id"] == tile:
                 m["revealed"] = True
-        self.say(f"{NAMES[seat]} reveals map tile {tile[4:]} (passed at {SQUARES[passed]}).")
+        if chosen:
+            self.say(f"{NAMES[seat]} reveals map tile {tile[4:]} (passed at {SQUARES[passed]}).")
+            return
+        # the passed seat did not choose, and its hidden tiles changed through the other seat's move: it is told
+        mover = 1 - seat
+        self.say(
+            f"{NAMES[seat]}'s map tile {tile[4:]} is turned face up (passed at {SQUARES[passed]}).",
+            {seat: f"{NAMES[mover]} passed your pirate at {SQUARES[passed]}: your map tile {tile[4:]} is now face up."},
+            GAME_ACTOR,
+        )
 
     def resolve_reveals(self) -> None:
         """The reveals a move owes (docs/games/martinique.md#reveals): lapse, reveal automatically, or ask the
@@ -137,11 +149,11 @@ class Turn:
         while p["owed"] > 0:
             hidden = hidden_maps(self.state["players"][opp])
             if not hidden:
-                self.say(f"{NAMES[opp]} has no hidden map tile to reveal.")
+                self.say(f"{NAMES[opp]} has no hidden map tile to reveal.", actor=GAME_ACTOR)
                 p["owed"] = 0
             elif p["owed"] >= len(hidden):
                 for tile in hidden:
-                    self.reveal(opp, tile, p["via"][p["done"]])
+                    self.reveal(opp, tile, p["via"][p["done"]], chosen=False)
                     p["done"] += 1
                 p["owed"] = 0
             else:
@@ -252,6 +264,7 @@ class Turn:
         state = self.state
         words = text.split()
         verb = words[0]
+        claimed = (state.get("last") or {}).get("kind") == "claim"  # this claim step has a line already
         state["last"] = {"seat": seat, "action": text, "kind": verb}
         if verb == "place":
             sq = INDEX[words[1]]
@@ -294,6 +307,9 @@ class Turn:
         elif verb == "claim":
             self.claim(seat, words[1], words[3:])
         elif verb == "done":
+            if not claimed:
+                # the whole claim step is this one decision: say it, or the channel never learns it was passed
+                self.say(f"{NAMES[seat]} claims no chest.")
             self.end_turn()
         else:
             self.dig(seat, words[1])

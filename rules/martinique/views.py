@@ -149,8 +149,10 @@ def owed(view: dict[str, Any], seat: int) -> str:
     if step == "hook":
         return "take a joker or a map tile from The Hook"
     if step == "claim":
-        return "claim a chest or say done"
+        return "claim a chest with your artifacts, or say done"
     if view.get("phase") == "sunset" or step == "dig":
         pub = view.get("next_pub")
-        return f"place a digging pirate (pub seat {pub})" if pub else "place a digging pirate"
+        # docs/games/martinique.md#sunset-digs: each pub seat in turn places a pirate where it digs
+        where = "dig: place a pirate on the square where you think the Lost Treasure lies"
+        return f"{where} (pub seat {pub})" if pub else where
     return "place or move a pirate"

@@ -74,16 +74,81 @@ def parse(text: str) -> str:
     return f"{verb} {rest}"
 
 
+#: the verbs whose label measures the distance and direction from the acting miniature
+_MEASURED = ("ride", "walk", "step", "search", "run", "gallop", "monkey", "spyglass")
+#: what a clue chest tells its receiver (docs/games/treasure_island.md#chest-tokens); an item chest says it in its name
+_CLUE = {
+    "west": "the treasure lies west of where the miniature stood",
+    "east": "the treasure lies east of where the miniature stood",
+    "notdistrict": "the treasure is not in the district where the miniature stood",
+}
+_TOKENS = {
+    "truth": "Truth token: the hint must be true",
+    "bluff": "Bluff token: the hint may be false",
+    "lie": "Lie trick as its token: the hint must be false",
+}
+
+
 def label(view: dict[str, Any], action: str) -> str:
-    verb = action.split(" ")[0]
-    if verb in ("ride", "walk", "step", "search", "run") or action.startswith("use stride"):
+    """The option said once, by name: a hint card by its title (its effect is the description), a place by its
+    name, a point with how far and which way it lies from the miniature."""
+    words = action.split(" ")
+    verb = words[0]
+    if verb in _MEASURED or action.startswith("use stride"):
         src = _acting_pos(view)
         if src is not None:
             p = point_of(action)
             return f"{action} ({geometry.miles_between(src, p)} mi {_direction(src, p)})"
     if verb == "verify":
-        return f"{action} (token of June {action.split()[1]})"
+        return f"{action} (token of June {words[1]})"
+    if verb == "hint" and len(words) == 2 and words[1] in hints.EFFECTS:
+        return hints.title(words[1])
+    if verb == "trick" and len(words) == 2:
+        return f"{words[1].capitalize()} (trick)"
+    if verb == "show" and len(words) == 2 and words[1] in hints.COMPASS:
+        return f"{words[1]} (not {' nor '.join(hints.COMPASS[words[1]])})"
+    if verb == "token" and len(words) == 2 and words[1] in _TOKENS:
+        return _TOKENS[words[1]].split(":")[0]
+    if verb == "give" and len(words) >= 2 and words[1] in calendar.CHEST_NAMES:
+        name = calendar.CHEST_NAMES[words[1]].split(" (")[0]
+        return f"give {name}" + (", with the Traitor" if words[-1] == "traitor" else "")
+    if verb in ("tower", "recall", "say") and len(words) == 2:
+        return _named(view, words[1], _param_kind(view) if verb == "say" else "")
     return action
+
+
+def _param_kind(view: dict[str, Any]) -> str:
+    """The kind of the hint parameter Silver names now (his own view's pending hint), or ""."""
+    pend = (view.get("private") or {}).get("pending") or {}
+    card = hints.CARDS.get(pend.get("card") or "")
+    done = len(pend.get("params") or [])
+    return card.params[done] if card is not None and done < len(card.params) else ""
+
+
+def _named(view: dict[str, Any], value: str, kind: str = "") -> str:
+    """A tower, landmark, district, pirate or hint value in words (``T2 West Tower``, ``within 8 miles``)."""
+    board = view.get("map") or {}
+    for kind in ("towers", "landmarks", "districts"):
+        for item in board.get(kind) or []:
+            if item.get("id") == value:
+                return f"{value} {item['name']}"
+    if value in hints.NAMES:
+        return hints.NAMES[value]
+    m = re.fullmatch(r"(within|beyond)-(\d+)", value)
+    if m:
+        return f"{m.group(1)} {m.group(2)} miles"
+    if re.fullmatch(r"\d+-\d+|\d+\+", value):
+        return f"{value.replace('-', '–')} miles"
+    if value.startswith("level-"):
+        return f"altitude level {value[6:]}"
+    if kind == "bank":
+        return f"the {value} bank"
+    if kind == "elev":
+        return "at the same height" if value == "same" else value
+    if kind == "contour":
+        return value.replace("-", " contour ")
+    return value.replace("notin-", "not in ").replace("in-", "in ").replace("-", " ")
+
 
 def group(view: dict[str, Any], action: str) -> str:
     verb = action.split(" ")[0]
@@ -105,15 +170,22 @@ def group(view: dict[str, Any], action: str) -> str:
 
 
 def describe(view: dict[str, Any], action: str) -> str:
+    """What a card, trick, token or chest does; the label names it."""
     words = action.split()
     if len(words) >= 2 and words[0] == "hint" and words[1].upper() in hints.EFFECTS:
-        card = words[1].upper()
-        return f"{hints.title(card)}: {hints.EFFECTS[card]}"[:100]
+        return hints.EFFECTS[words[1].upper()][:100]
     if len(words) >= 2 and words[0] == "trick" and words[1] in calendar.TRICK_EFFECTS:
-        return f"{words[1].capitalize()}: {calendar.TRICK_EFFECTS[words[1]]}"[:100]
+        return calendar.TRICK_EFFECTS[words[1]][:100]
     if len(words) >= 2 and words[0] == "show" and words[1].upper() in hints.COMPASS:
         a, b = hints.COMPASS[words[1].upper()]
-        return f"Compass {words[1].upper()}: the treasure is in neither the {a} nor the {b} eighth"
+        return f"the treasure is in neither the {a} nor the {b} eighth"
+    if len(words) == 2 and words[0] == "token" and words[1] in _TOKENS:
+        return _TOKENS[words[1]].split(": ")[1]
+    if len(words) >= 2 and words[0] == "give" and words[1] in calendar.CHEST_NAMES:
+        name = calendar.CHEST_NAMES[words[1]]
+        what = _CLUE.get(words[1]) or (name.split(" (")[1].rstrip(")") if " (" in name else name)
+        traitor = "; the Traitor inside: its receiver wins with Long John Silver" if words[-1] == "traitor" else ""
+        return f"{what}{traitor}"[:100]
     return ""
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rules import core
 from rules.core import Event, State
-from rules.treasure_island import calendar, geometry
+from rules.treasure_island import calendar, geometry, hints
 from rules.treasure_island.geometry import Pt
 from rules.treasure_island.model import (
     ESCAPE_ROUNDS,
@@ -69,10 +69,13 @@ def start_day(state: State, ev: list[Event]) -> None:
         deck = state["black_deck"]
         state["hand"], state["black_deck"] = deck[:3], deck[3:]
         state["black_spot"] = True
+        # Silver's hand changes through a pirate's move: he is told which cards he now holds
+        drew = "; ".join(f"{hints.title(c)}: {hints.EFFECTS.get(c, '')}" for c in state["hand"])
         ev.append(
             Event(
                 "Long John Silver receives the Black Spot! His Starting Hints go to the discard and three Black "
-                "Spot Hints come to his hand."
+                "Spot Hints come to his hand.",
+                {state["silver"]: f"The Black Spot: your Starting Hints are discarded and you draw {drew}."},
             )
         )
         begin_turn(state, ev)

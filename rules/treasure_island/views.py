@@ -335,26 +335,57 @@ def option_share(state: State) -> tuple[dict[str, float], int]:
 _OWED = {
     "bury": "bury the treasure",
     "hint": "give the day's hint",
-    "compass": "show a Compass Hint",
-    "chest": "answer the search: hand over a chest, or nothing found",
+    "compass": "show a Compass Hint that is true at the compass",
+    "chest": "answer the search: hand over a chest token, or say nothing",
     "escape": "make Long John Silver's escape move",
 }
-
-
+#: Silver's own steps of a hint or an escape, named in his picker's heading (his own view has the fine step)
+_SILVER_STEPS = {
+    "hint_card": "give the day's hint: choose the hint card",
+    "hint_token": "give the day's hint: lay its token, Truth or Bluff",
+    "fog": "lay the Fog trick's fog banks",
+    "prison_trick": "play the Mutiny trick, or let the prison go ahead",
+    "phantom": "choose which Silver, A, B or C, is the real one",
+}
+#: what a hint parameter asks for, by kind (``hints.Card.params``)
+_PARAM = {
+    "mini": "the pirate", "mini2": "the second pirate", "mini|none": "the pirate (or none)", "dir": "the direction",
+    "quad": "the quadrant", "landmark": "the landmark", "landmark2": "the second landmark",
+    "landmark|none": "the landmark (or none)", "district": "the district", "district2": "the second district",
+    "level": "the altitude level", "contour": "the contour", "terrain": "the kind of land", "bank": "the bank",
+    "band": "the distance band", "elev": "higher, the same or lower", "dist3": "the distance", "sea": "the distance",
+    "tower": "the distance",
+}  # fmt: skip
 
 
 def owed(view: dict[str, Any], seat: int) -> str:
+    """What the seat owes, naming the step. The public view gives Silver's hint as one step ("give the day's hint");
+    his own view (his picker's heading) names the part he is at: the card, its token, each parameter."""
     step = view.get("step")
     if step == "prison":
         if seat == view.get("silver_seat"):
             return "play a trick or let the prison go ahead"
         return "choose the tower to lock Long John Silver in"
+    name = hints.NAMES.get(view.get("active") or "", "your pirate")
     if step in ("turn", "ride2", "step"):
-        mini = view.get("active")
         left = view.get("left")
-        name = hints.NAMES.get(mini, "your pirate") if mini else "your pirate"
         more = f" ({left} action{'' if left == 1 else 's'} left)" if isinstance(left, int) and left > 0 else ""
+        if step == "ride2":
+            return f"play {name}'s day: ride on for the second stretch, or halt"
+        if step == "step":
+            return f"play {name}'s day: step up to 3 miles after the dig, or stay"
+        if left == 0:
+            return f"play {name}'s day: no action left, so use an item or end the turn"
         return f"play {name}'s day{more}"
+    mine = view.get("private") if seat == view.get("silver_seat") else None
+    if mine is not None and step in _SILVER_STEPS:
+        return _SILVER_STEPS[str(step)]
+    if mine is not None and step == "hint_param":
+        pend = mine.get("pending") or {}
+        card = hints.CARDS.get(pend.get("card") or "")
+        done = len(pend.get("params") or [])
+        if card is not None and done < len(card.params):
+            return f"give the day's hint, {card.id} {card.name}: name {_PARAM.get(card.params[done], 'its next value')}"
     return _OWED.get(str(step), "take your turn")
 
 
@@ -385,9 +416,15 @@ def _silver_summary(view: dict[str, Any], priv: dict[str, Any]) -> str:
     if priv.get("treasure"):
         lines.append(f"Your treasure: ({_pos_text(priv['treasure'])}).")
     if priv["hand"]:
-        # each hint card with what it tells, so Silver can read his hand without the rules
-        lines.append("Hint hand:")
-        lines.extend(f"• {hints.title(c)}: {hints.EFFECTS.get(c, '')}" for c in priv["hand"])
+        # each hint card with what it tells, so Silver can read his hand without the rules; a chest-icon card he
+        # cannot pay for yet says so (docs/games/treasure_island.md#chest-credit), or he plans a hint he cannot give
+        credit = (view.get("chests") or {}).get("credit", 0)
+        locked = " — not playable yet: hand over a chest token first" if credit < 1 else ""
+        lines.append("Hint hand (⛁ a chest-icon card):")
+        lines.extend(
+            f"• {hints.title(c)}: {hints.EFFECTS.get(c, '')}{locked if hints.CARDS[c].chest else ''}"
+            for c in priv["hand"]
+        )
     if priv["compass_hand"]:
         lines.append(
             "Compass hand: " + ", ".join(f"{c} ({'/'.join(hints.COMPASS[c])})" for c in priv["compass_hand"]) + "."
@@ -395,17 +432,31 @@ def _silver_summary(view: dict[str, Any], priv: dict[str, Any]) -> str:
     tk = priv["tokens"]
     lines.append(f"Tokens: {tk.get('truth', 0)} Truth, {tk.get('bluff', 0)} Bluff.")
     if priv["chest_tokens"]:
-        lines.append("Chest tokens: " + ", ".join(priv["chest_tokens"]) + ".")
+        names = (calendar.CHEST_NAMES.get(t, t).split(" (")[0] for t in priv["chest_tokens"])
+        lines.append("Chest tokens: " + ", ".join(names) + ".")
     tricks = priv["tricks"]
     if tricks["hand"]:
         lines.append(f"Tricks ({tricks['points_left']} points left):")
-        lines.extend(f"• {t.capitalize()} {calendar.TRICK_EFFECTS.get(t, '')}" for t in tricks["hand"])
+        for t in tricks["hand"]:
+            lines.append(f"• {t.capitalize()} {calendar.TRICK_EFFECTS.get(t, '')}{_trick_lock(view, t, tricks)}")
     played = priv.get("hint_tokens") or {}
     if played:
         lines.append("Your tokens so far: " + ", ".join(f"June {d} {t.upper()}" for d, t in played.items()) + ".")
     if priv["districts"].get("scrolls"):
         lines.append("Charlotte's Ancient Scrolls: " + ", ".join(priv["districts"]["scrolls"]) + ".")
     return "\n".join(lines)
+
+
+def _trick_lock(view: dict[str, Any], trick: str, tricks: dict[str, Any]) -> str:
+    """Why a trick in hand can no longer be played, or "" (docs/games/treasure_island.md#trick-windows): too dear
+    for the points left, or its last date passed."""
+    value, date_a, date_b = calendar.TRICKS.get(trick, (0, 99, 99))
+    last = date_a if view.get("side") == "A" else date_b
+    if value > tricks.get("points_left", 0):
+        return f" — not playable: {value} points, {tricks.get('points_left', 0)} left"
+    if trick != "phantom" and isinstance(view.get("day"), int) and view["day"] > last:
+        return f" — not playable: its last day was June {last}"
+    return ""
 
 
 def _pirate_summary(view: dict[str, Any], priv: dict[str, Any]) -> str:

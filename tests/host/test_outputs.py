@@ -65,7 +65,7 @@ def test_narrate_names_the_true_actor_never_whoever_set_it_off() -> None:
         Event("chest2 refilled: rum:3 parrot:1.", actor="game"),
         Event("Black's pirate ends on A3.", {0: "Your map tile is C."}),
     ]
-    lines = narrate(game, [view, view], events, who, player, mover="Ben (Red)")
+    lines = narrate(game, [view, view], events, who, player)
     assert lines == [
         "Ben (Red) reveals map tile C (passed at A2).",
         "Ana (Black) takes rum:2 from C3.",
@@ -82,9 +82,8 @@ def test_narrate_names_the_true_actor_never_whoever_set_it_off() -> None:
     searched = narrate(ti, [tview, tview], [Event("Olivier Levasseur searches (4,5): nothing.", actor=0)],
                        lambda s: "Cy (Jim Hawkins & Olivier Levasseur)", lambda s: "Cy")  # fmt: skip
     assert searched == ["Cy (Olivier Levasseur) searches (4,5): nothing."]
-    assert narrate(game, [view, view], [Event(None, {1: "secret"}, actor=1)], who, player, mover="Ben (Red)") == [
-        "Ben (Red) acted."
-    ]
+    # a step with nothing public adds nothing (issue 28): never a vague "Ben (Red) acted."
+    assert narrate(game, [view, view], [Event(None, {1: "secret"}, actor=1)], who, player) == []
 
 
 def test_private_news_skips_a_seats_echo_of_its_own_choice_only() -> None:
@@ -123,12 +122,12 @@ def test_prompts_say_what_is_owed_and_list_every_seat_of_a_simultaneous_phase() 
 
 
 def test_repeated_lines_in_a_row_are_told_once_with_a_count() -> None:
-    acted = "Bo (Long John Silver) acted."
-    assert fold_repeats(["A moved.", acted, acted, "Cy dug.", acted]) == [
+    planned = "Bo has planned for the Monk."
+    assert fold_repeats(["A moved.", planned, planned, "Cy dug.", planned]) == [
         "A moved.",
-        f"{acted} (×2)",
+        f"{planned} (×2)",
         "Cy dug.",
-        acted,
+        planned,
     ]
     assert fold_repeats([]) == []
 

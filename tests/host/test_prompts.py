@@ -51,3 +51,23 @@ async def test_every_decision_prompts_exactly_the_players_who_owe_it(make_host: 
             assert boards[-1].state_no == host.table_for(10).state_no
     if game_id == "flagon":
         assert simultaneous, "planning is owed by several seats at once"
+
+
+async def test_the_pickers_heading_names_the_next_step_of_a_plan_only_its_owner_knows(make_host: HostFactory) -> None:
+    """Issue 28: the board post's prompt is read from the public view, so a Buccaneer move being planned is named by
+    all its steps; the mover's picker heading (``owed_for``) reads the mover's own view and names the step owed."""
+    host: TableHost = await make_host(renderer=RecordingRenderer(cheap=True))
+    ana, bo = Caller(GUILD, 10, 700, "Ana", moderator=True), Caller(GUILD, 10, 701, "Bo")
+    assert (await host.open(ana, "buccaneer", {"ports": "random"})).ok
+    assert (await host.join(bo)).ok
+    assert (await host.start_table(ana)).ok
+    mover = ana if await host.choices(ana) else bo
+    sail = next(c.action for c in await host.choices(mover) if c.action.startswith("sail "))
+    out = await host.play(mover, sail)
+    assert out.ok, out.reply
+    heading = host.owed_for(mover)
+    way = sail.split()[1].upper()
+    assert heading == f"finish planning your move: choose how far to sail {way}, then a facing and confirm"
+    board = "\n".join(p.text for p in out.public)
+    assert "finish planning your move: direction, distance, facing, then confirm" in board
+    assert "how far" not in board

@@ -90,3 +90,27 @@ def test_pictures_are_deterministic() -> None:
     assert R.render(GAME.view(s, None)) == R.render(GAME.view(s, None))
     seat = s["silver"]
     assert R.render(GAME.view(s, seat), seat=seat) == R.render(GAME.view(s, seat), seat=seat)
+
+
+def test_movable_tags_cover_no_map_name_no_figure_and_no_other_tag() -> None:
+    """Issue 28: search, hint, fog and gallop tags, and a pirate's deductions, each find a free spot on the map (two
+    searches side by side once printed their tags over each other, a compass tag over a district's name)."""
+    placed_tags = 0
+    for s in STATES:
+        for seat in (None, *range(GAME.seat_count(s))):
+            v = GAME.view(s, seat)
+            pirate = v.get("private") if seat is not None and seat != v["silver_seat"] else None
+            figures = R.figure_boxes(v)
+            fixed = [*R._static_boxes(json.dumps(v["map"], sort_keys=True)), *figures]
+            placed = R._place_tags(v, pirate, figures)
+            for k, (box, tag) in enumerate(placed):
+                assert R._inside(box), tag
+                assert not any(R._overlaps(box, other) for other in fixed), tag
+                assert not any(R._overlaps(box, other) for other, _ in placed[:k]), tag
+            placed_tags += len(placed)
+    assert placed_tags > 50
+    # two searches a mile apart: their tags are side by side, not one over the other
+    v = GAME.view(STATES[-1], None)
+    v = {**v, "searches": [{**v["searches"][0], "centre": [12, 12]}, {**v["searches"][0], "centre": [12.5, 12]}]}
+    (a, _), (b, _) = R._place_tags({**v, "hints": [], "fog": []}, None, [])[:2]
+    assert not R._overlaps(a, b)

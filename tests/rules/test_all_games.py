@@ -281,6 +281,10 @@ def test_the_table_voice_owed_names_actors_and_cards(game_id: str) -> None:
             owed = game.owed(public, seat)
             assert isinstance(owed, str) and owed.strip(), f"seat {seat} owes a decision but owed() is empty"
             assert not [x for x in secrets if x in owed], f"a secret in owed(): {owed!r}"
+            # the picker's heading: the seat's own view, which may name its own plan's next step
+            heading = game.owed(game.view(state, seat), seat)
+            assert isinstance(heading, str) and heading.strip(), f"seat {seat}: owed() from its own view is empty"
+            assert heading != "take your turn" or owed == heading, f"{owed!r} in public, vague in private"
         for seat in range(players):
             name = game.seat_name(public, seat)
             assert isinstance(name, str) and not [x for x in secrets if x in name]
@@ -301,15 +305,39 @@ def test_the_table_voice_owed_names_actors_and_cards(game_id: str) -> None:
         assert described or game_id == "buccaneer", f"{game_id} has cards but never described a card action"
 
 
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_move_without_a_public_line_is_a_step_of_a_decision_still_owed(game_id: str) -> None:
+    """Issue 28: the channel is told each whole decision. A move whose events have no public line (a secret choice,
+    one step of a bigger decision) leaves its seat still owing the rest of that decision; the step that completes a
+    decision always says something, since the host adds no "X acted." of its own."""
+    game = registry.get(game_id)
+    players = game.info.min_players
+    for i in range(2):
+        rnd = random.Random(f"silent:{game_id}:{i}")
+        state = game.new(players, {}, f"{SEED}:{i}")
+        for _ in range(1500):
+            seats = game.to_act(state)
+            if not seats:
+                break
+            seat = seats[0]
+            legal = game.legal_actions(state, seat)
+            action = legal[rnd.randrange(len(legal))]
+            state, events = game.apply(state, seat, action)
+            if not any(e.public for e in events) and game.outcome(state) is None:
+                assert seat in game.to_act(state), f"{action!r} ended a decision without a public line"
+
+
 def test_cards_read_as_their_effect() -> None:
     """Issue 12, item 10: Silver's hint cards, Flagon's cards and Buccaneer's keepers say what they do."""
+    # issue 28: the label names the card once, the description says what it does (never the name again)
     ti = registry.get("treasure_island")
-    assert ti.describe({}, "hint S5").startswith("S5 Pacing Off: ")
+    assert ti.label({}, "hint S5") == "S5 Pacing Off"
     assert "landmark" in ti.describe({}, "hint S5")
-    assert ("S5 Pacing Off", ti.describe({}, "hint S5").split(": ", 1)[1]) in ti.info.cards
+    assert ("S5 Pacing Off", ti.describe({}, "hint S5")) in ti.info.cards
     flagon = registry.get("flagon")
-    assert flagon.describe({}, "plan monk leap") == "Leap (time 2): jump 2-3 squares in a line"
+    assert flagon.label({}, "plan monk leap") == "Leap (time 2)"
+    assert flagon.describe({}, "plan monk leap") == "jump 2-3 squares in a line"
     bucc = registry.get("buccaneer")
-    assert "Anchor Bay" in bucc.describe({}, "offer chart")
+    assert bucc.label({}, "offer chart") == "offer Kidd's Chart" and "Anchor Bay" in bucc.describe({}, "offer chart")
     view = {"last": {"chance": {"card": 14}}}
     assert bucc.describe(view, "choose treasure").startswith("14 Treasure or crew: take treasure up to 7")

@@ -240,6 +240,30 @@ def test_card_10_deserter_to_the_bottom_of_pirate_island() -> None:
     s, events = fresh(10, crew="b2 r3 r1")
     assert s["pirate_pile"][-1] == "r3" and s["players"][0]["hand"]["r3"] == 0
     assert "R3" not in public_text(events)
+    # a tie between the best cards: the drawer chooses, and is asked in the card's words (issue 28: the prompt said
+    # "choose what goes overboard" while the card sends the crew to Pirate Island)
+    s, _ = fresh(10, crew="b3 r3 r1")
+    assert GAME.legal_actions(s, 0) == ["lose b3", "lose r3"]
+    prompt = "choose which of your best crew cards deserts to Pirate Island"
+    assert GAME.owed(GAME.view(s, None), 0) == prompt == GAME.owed(GAME.view(s, 0), 0)
+    assert GAME.label(GAME.view(s, 0), "lose r3") == "lose R3"
+
+
+def test_losses_and_choices_are_asked_in_the_words_of_their_card() -> None:
+    """Issue 28: every prompt names the step owed and says what the card does with it."""
+    s, _ = fresh(9, crew="b3 r3 r1")  # Best goes overboard, no treasure aboard: the best crew card
+    assert GAME.owed(GAME.view(s, None), 0) == "choose which of your best crew cards goes overboard to Flat Island"
+    s, _ = fresh(8, crew="b3 r3 r1")  # Washed to Flat Island, no treasure aboard: two crew cards
+    assert GAME.owed(GAME.view(s, None), 0) == "choose 2 crew cards to go overboard to Flat Island"
+    s, _ = fresh(14, crew="b3 b3 r1")
+    assert GAME.owed(GAME.view(s, None), 0) == "choose: treasure worth up to 7, or 3 crew from Pirate Island"
+    mine = GAME.view(s, 0)
+    assert [GAME.label(mine, a) for a in GAME.legal_actions(s, 0)] == [
+        "treasure worth up to 7",
+        "3 crew from Pirate Island",
+    ]
+    t, _ = play(s, 0, "choose treasure", "pick rum")
+    assert GAME.owed(GAME.view(t, None), 0) == "pick treasure from Treasure Island worth up to 5 in all, or done"
 
 
 @pytest.mark.parametrize("card,budget,n", [(11, 5, 2), (12, 4, 2), (13, 5, 2), (14, 7, 3), (27, 5, 3)])

@@ -75,7 +75,7 @@ def test_edge_04_harbour_entered_only_at_the_end_of_a_line_through_an_exit() -> 
     assert "confirm" in GAME.legal_actions(s, 0)  # no facing in a harbour
     s, events = play(s, 0, "confirm")
     assert s["players"][0]["ship"]["at"] == "amsterdam" and s["players"][0]["ship"]["facing"] is None
-    assert "entered Amsterdam" in public_text(events)
+    assert "sailed 3 N from H22 into Amsterdam" in public_text(events)
     assert [p["ship"]["at"] for p in s["players"]] == ["amsterdam"] * 3
     s = make()
     set_hand(s, 0, "b3 b3 r3")
@@ -422,3 +422,20 @@ def test_challenge_verdict_is_public_and_strength_private() -> None:
     assert GAME.view(s, 2)["you"]["challenge"]["S0"] == 6
     assert GAME.view(s, 1)["you"]["challenge"] is None
     assert GAME.view(s, 0)["you"]["text"] == "Hand: B3 R3 | sailing 6 | fighting 0 | keepers: none"
+
+
+def test_the_movers_own_heading_names_the_next_step_of_its_private_plan() -> None:
+    """Issue 28: the board post lists a plan's steps (the plan is private); the mover's own picker heading, read from
+    its own view, names the one owed now."""
+    s = make()
+    put(s, 0, "h22", "n")
+    public = "finish planning your move: direction, distance, facing, then confirm"
+    s, _ = play(s, 0, "sail n")
+    assert GAME.owed(GAME.view(s, None), 0) == public
+    mine = GAME.owed(GAME.view(s, 0), 0)
+    assert mine == "finish planning your move: choose how far to sail N, then a facing and confirm"
+    s, _ = play(s, 0, "go 1")
+    assert GAME.owed(GAME.view(s, 0), 0) == "finish planning your move: choose your facing at H23, then confirm"
+    s, _ = play(s, 0, "face e")
+    assert GAME.owed(GAME.view(s, 0), 0) == "finish planning your move: confirm (or undo)"
+    assert GAME.owed(GAME.view(s, None), 0) == public

@@ -289,8 +289,21 @@ def test_parse_label_group_undo_and_errors() -> None:
     st = position([("monk", "west", "E6", "e"), ("rogue", "east", "N12", "w")], keep=())
     after, _ = run(st, 0, "move")
     view = GAME.view(after, 0)
-    assert GAME.label(view, "to E7") == "Move: to E7"
-    assert GAME.label(view, "plan monk kick").startswith("Kick (2)")
+    # issue 28: the label says the option once (the card is the heading: owed), the description what the card does
+    assert GAME.label(view, "to E7") == "walk to E7" and GAME.label(view, "to E6") == "stay on E6"
+    assert GAME.describe(view, "to E7") == "walk 3 points"
+    owed = GAME.owed(GAME.view(after, None), 0)
+    assert owed == "play out the Monk's Move: choose the square to walk to, then a facing"
+    assert GAME.label(view, "plan monk kick") == "Kick (time 2)"
+    assert GAME.describe(view, "plan monk kick") == "front arc: 1 damage + knockback 2, or roll a barrel"
+    # a locked Dragon card is marked wherever cards are listed: the picker's label and description, /hand
+    assert GAME.label(view, "plan monk dragon-kick") == "Dragon Kick (time 3) · Dragon, locked"
+    assert GAME.describe(view, "plan monk dragon-kick").startswith("Fizzles until the Monk picks up the Flagon. ")
+    locked = "• Dragon Kick (3): Dragon: jump 0-3 ahead, 3 dmg + knockback 3 — 🔒 locked: fizzles until it picks up"
+    assert locked in GAME.private_summary(view, 0)
+    unlocked = GAME.view(dict(after, chars=[dict(after["chars"][0], dragon="unlocked"), *after["chars"][1:]]), 0)
+    assert GAME.label(unlocked, "plan monk dragon-kick") == "Dragon Kick (time 3)"
+    assert "🔒" not in GAME.private_summary(unlocked, 0)
     assert GAME.group({}, "to E7") == "to row 7" and GAME.group({}, "plan monk kick") == "plan"
     assert GAME.undoable(after, 0, "to E7")  # the face step follows: nothing was revealed
     moved, _ = GAME.apply(after, 0, "to E7")

@@ -248,7 +248,10 @@ def test_edge_08_reveal_lapses_with_no_hidden_map() -> None:
 def test_edge_08_reveal_automatic_when_owed_covers_all_hidden() -> None:
     s = _passing_position(("4",))
     after, events = play(s, BLACK, "move A1 C1 via B1")
-    assert "Red reveals map tile 4 (passed at B1)." in publics(events)
+    # Red did not choose: the line is the game's, and Red hears privately that its tile went (issue 28)
+    line = next(e for e in events if e.public == "Red's map tile 4 is turned face up (passed at B1).")
+    assert line.actor == "game"
+    assert line.private == {RED: "Black passed your pirate at B1: your map tile 4 is now face up."}
     assert after["players"][RED]["maps"] == [{"id": "map:4", "revealed": True}]
     assert after["step"] == "turn"
 
@@ -295,7 +298,7 @@ def test_edge_10_revealed_tiles_stay_revealed_and_never_count_again() -> None:
     s = _passing_position(("4",), red_revealed=("B",))
     assert GAME.view(s, None)["players"][RED]["maps_revealed"] == ["B"]
     after, events = play(s, BLACK, "move A1 C1 via B1")
-    assert "Red reveals map tile 4 (passed at B1)." in publics(events)  # automatic: only one hidden
+    assert "Red's map tile 4 is turned face up (passed at B1)." in publics(events)  # automatic: only one hidden
     assert all(m["revealed"] for m in after["players"][RED]["maps"])
     assert GAME.view(after, None)["players"][RED]["maps_revealed"] == ["B", "4"]
 

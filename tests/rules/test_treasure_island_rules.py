@@ -670,3 +670,23 @@ def test_private_summaries() -> None:
         assert all(f"{d} " in text for d in mine)
         assert "20.5,8" not in text and not any(f"{d} " in text for d in theirs if d not in mine)
     assert GAME.private_summary(GAME.view(s, None), 1) == ""
+
+
+def test_silvers_own_heading_names_the_part_of_the_hint_he_is_at() -> None:
+    """Issue 28: the board post says "give the day's hint"; Long John Silver's picker heading, from his own view,
+    names the step: the card, its token, then each parameter in the card's words."""
+    import random
+
+    s = GAME.new(3, {}, "heading")
+    rnd = random.Random(1)
+    seen: dict[str, str] = {}
+    while s["state"] != "over" and len(seen) < 3:
+        seat = GAME.to_act(s)[0]
+        if seat == s["silver"] and s["state"] in ("hint_card", "hint_token", "hint_param"):
+            assert GAME.owed(GAME.view(s, None), seat) == "give the day's hint"
+            seen.setdefault(s["state"], GAME.owed(GAME.view(s, seat), seat))
+        action = GAME.ai_choose(GAME.view(s, seat), seat, GAME.legal_actions(s, seat), "easy", rnd)
+        s, _ = GAME.apply(s, seat, action)
+    assert seen["hint_card"] == "give the day's hint: choose the hint card"
+    assert seen["hint_token"] == "give the day's hint: lay its token, Truth or Bluff"
+    assert seen["hint_param"].startswith("give the day's hint, S") and ": name the " in seen["hint_param"]
