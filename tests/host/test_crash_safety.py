@@ -296,7 +296,7 @@ def wait_for_the_dead(path: str) -> None:
     """On PostgreSQL, wait until the server has finished with a killed child's connections. A COMMIT the child sent
     just before it died still lands, and under a busy disk it can land a second later: a host restarted at once
     would read a table's row before that commit and its log after it. A real replacement starts only once the dead
-    process's lease has lapsed (docs/architecture.md §12), long after."""
+    process's lease has lapsed (docs/architecture.md#12-clusters), long after."""
     if not is_postgres_url(path):
         return
 
