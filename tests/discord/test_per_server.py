@@ -14,7 +14,7 @@ import pytest
 import simcord
 
 from bot.__main__ import main
-from bot.tables import TableHost
+from bot.host.tables import TableHost
 from tests.discord.conftest import GUILD_ID, World, make_bot, reply
 from tests.discord.helpers import play_game_by_slash
 from tests.discord.test_ratings_discord import NOW
