@@ -63,9 +63,15 @@ class PlayMixin:
     clock: Callable[[], float]
     internal_errors: int
     ai: AIPool
+    second_person: set[int]
     dms_tracked: bool  # the transport reports each DM sent (Discord), so DMs are owed until then
     _choices: Callable[[Caller], list[Choice]]  # bot.host.reading: the caller's choices in the picker's order
     _lobby_post: Callable[..., Post]  # bot.host.lobby: the table's lobby post as it is now
+
+    def _addressed(self, t: Table, seat: int) -> bool:
+        """Whether the table tells ``seat``'s moves to its player in the second person (``second_person``)."""
+        user = t.seats[seat].user_id
+        return user is not None and t.seats[seat].ai_level is None and user in self.second_person
 
     async def _arm(
         self, t: Table, before: tuple[int, ...], after: tuple[int, ...], force: list[int] | None = None
@@ -100,7 +106,7 @@ class PlayMixin:
         # every line names its true actor (bot.host.outputs.narrate), each seat called as it was when the move began
         views = [game.view(before, None), game.view(after, None)]
         who = lambda s: t.who(s, views[0])  # noqa: E731 - a one-line name for a name
-        public = narrate(game, views, events, who, t.player, prefix)
+        public = narrate(game, views, events, who, t.player, prefix, you=lambda s: self._addressed(t, s))
         limit = (await self._guild_settings(t.guild_id))["turn_limit_seconds"]
         now = self.clock()
         # deadlines computed without touching t until the commit succeeded
@@ -183,7 +189,8 @@ class PlayMixin:
             log.error("table %s: nobody is to act but the game has no outcome", t.id)
             outcome = Outcome((), "no one can move")
         who = [t.who(s.seat) for s in t.seats]
-        batch.summary = f"**Game over** · {game.info.title} · table {t.id}\n" + outcome_text(game, outcome, who)
+        you = [s.seat for s in t.seats if self._addressed(t, s.seat)]
+        batch.summary = f"**Game over** · {game.info.title} · table {t.id}\n" + outcome_text(game, outcome, who, you)
         if rating_line:
             batch.summary += "\n" + rating_line
         batch.note(self._lobby_post(t, edit_only=True))  # the lobby post, further up, says how it ended
@@ -370,15 +377,19 @@ class PlayMixin:
             if not t.undo_stack or t.undo_stack[-1][1] != seat:
                 return Outputs(ok=False, reply="There is nothing of yours to undo in this turn.")
             before, _, undoable = t.undo_stack[-1]
+            game = t.game
             if not undoable:
+                # the host knows only that the game refused it (Game.undoable), not why: a plan may be final by the
+                # rules (Flagon), or the step drew a card or showed something hidden (Cartagena's move back)
                 return Outputs(
                     ok=False,
-                    reply="Your last action revealed something (a draw or a hidden piece), so it cannot be undone.",
+                    reply=f"Your last action can't be taken back: {game.info.title} lets you take back only some steps,"
+                    " and none that drew a card or showed something hidden.",
                 )
-            game = t.game
             n = t.state_no + 1
             now = self.clock()
-            line = f"↩ {t.who(seat)} took back their last action."
+            you = self._addressed(t, seat)
+            line = "↩ You took back your last action." if you else f"↩ {t.who(seat)} took back their last action."
             await self.store.append(
                 t.id,
                 n=n,

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import renderers
-from bot.host.api import Outputs, Post
+from bot.host.api import BoardParts, Outputs, Post
 from bot.host.outputs import MAX_TEXT, MAX_TURN_LINES, clip, fold_repeats, private_text
 from bot.host.table import Table
 from bot.infra.pictures import Pictures
@@ -92,11 +92,14 @@ def prompt_line(game: Game, view: dict[str, Any], to_act: list[int], who: Callab
     return "▶ waiting for: " + "; ".join(f"{n}: {o}" for n, o in owed) + "."
 
 
-def with_fine_print(text: str, game_id: str, view: dict[str, Any], seat: int | None = None) -> str:
-    """``text`` (clipped) and, after a blank line, the game's caption for the picture of ``view``: the fine print
-    the picture leaves to the message. The caption gives way to the text: only its lines that still fit are kept."""
+def with_fine_print(
+    text: str, game_id: str, view: dict[str, Any], seat: int | None = None, caption: str | None = None
+) -> str:
+    """``text`` (clipped) and, after a blank line, the game's caption for the picture of ``view`` (``caption`` when
+    the caller has it already): the fine print the picture leaves to the message. The caption gives way to the
+    text: only its lines that still fit are kept."""
     text = clip(text.strip())
-    caption = renderers.caption(game_id, view, seat)
+    caption = renderers.caption(game_id, view, seat) if caption is None else caption
     kept: list[str] = []
     for line in caption.splitlines():
         if len(text) + 2 + len("\n".join([*kept, line])) > MAX_TEXT:
@@ -193,8 +196,10 @@ class PostsMixin:
             reaction = b.reaction if b.final is False else None
             extra = [reaction.line] if reaction is not None else []
             missing = [NO_BOARD] if board_images[i] is None else []
-            lines = [f"{header} · move {b.state_no}", *fold_repeats(b.lines), *filter(None, [prompt, *extra]), *missing]
-            text = with_fine_print("\n".join(lines), t.game_id, b.view)
+            owed = [line for line in (prompt, *extra) if line]
+            lines = [f"{header} · move {b.state_no}", *fold_repeats(b.lines), *owed, *missing]
+            caption = renderers.caption(t.game_id, b.view, None)
+            text = with_fine_print("\n".join(lines), t.game_id, b.view, caption=caption)
             out.public.append(
                 Post(
                     text=text,
@@ -206,6 +211,7 @@ class PostsMixin:
                     table_id=t.id,
                     optional=list(reaction.offer) if reaction is not None else [],
                     decline=reaction is not None and reaction.hold,
+                    parts=BoardParts(game.info.title, b.state_no, tuple(b.lines), tuple(owed), caption),
                 )
             )
         public_view = game.view(state, None) if state is not None else {}

@@ -121,6 +121,9 @@ class TableHost(
         self._dm_failed: dict[tuple[int, int], float] = {}  # (table, seat) -> when a DM to it last failed
         #: DMs are stored until the transport says they went out (bot.host.restore): set by a transport that reports it
         self.dms_tracked = False
+        #: users whose own moves are told to them in the second person ("You play…": bot.host.outputs.narrate), for a
+        #: transport with one reader (the terminal); a channel has many readers, so Discord leaves it empty
+        self.second_person: set[int] = set()
 
     async def start(self, caller: Caller | None = None, *, workers: bool = True) -> Outputs:
         """Without a caller: start the host (see :meth:`RestoreMixin._start_host`) and, unless ``workers`` is
