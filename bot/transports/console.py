@@ -176,14 +176,24 @@ class Console:
         self._last: tuple[bytes, Path] | None = None
         self._stop = asyncio.Event()
         self._busy = False
+        self._reading = False
+        self._said = ""  # the last line printed
         self._task: asyncio.Task[object] | None = None
         host.publish = self._published
 
     async def _published(self, out: Outputs) -> None:
-        """What the host does between commands (timers, background work) is shown as it happens."""
+        """What the host does between commands (timers, an AI that waited for a challenge, background work) is
+        shown as it happens; at the input prompt, on lines of its own and followed by the prompt again."""
+        waiting = self._reading and isinstance(self.read, StdinLines)
+        if waiting:
+            self.say("")
         self.show(out)
+        if waiting:
+            assert isinstance(self.read, StdinLines)
+            self.read.prompt_again()
 
     def say(self, text: str = "") -> None:
+        self._said = text
         print(for_terminal(text, {USER: "you"}), file=self.out, flush=True)
 
     def _move(self, n: int) -> int:
@@ -262,7 +272,7 @@ class Console:
             going_on = (post.board_key or "") in self.told
             if not going_on:
                 self._private(news)
-            self._board(post)
+            self._board(post, last=i == boards[-1])
             if going_on:
                 self._private(news)
             if i == boards[-1]:
@@ -271,7 +281,7 @@ class Console:
         self._private(trailing)
         out.delivered()
 
-    def _board(self, post: Post) -> None:
+    def _board(self, post: Post, *, last: bool) -> None:
         """A board post as the terminal tells it: only the lines of its turn not printed yet (with the game and
         the move when a turn starts), and its picture when it is a new one."""
         parts = post.parts
@@ -282,11 +292,13 @@ class Console:
         fresh = new_lines(told or [], lines)
         self.told[key] = lines
         move = self._move(parts.move)
-        if told is None and fresh:
+        # a new turn starts with the game and the move, but the same move just after a closed turn needs no second
+        if told is None and (fresh or last) and move != self.header_move:
             self.say("")
-            if move != self.header_move:  # the same move just after a closed turn needs no second header
-                self.say(f"{parts.title} · move {move}")
-                self.header_move = move
+            self.say(f"{parts.title} · move {move}")
+            self.header_move = move
+        elif told is None and fresh:
+            self.say("")
         for line in fold_repeats(fresh):
             self.say(line)
         self._picture(post.image, post.filename)
@@ -300,11 +312,8 @@ class Console:
         caption = parts.caption.strip("\n")
         if key not in self.status_shown and caption:
             self.status_shown.add(key)
-            self.say("")
-            move = self._move(parts.move)
-            if move != self.header_move:
-                self.say(f"{parts.title} · move {move}")
-                self.header_move = move
+            if not self._said.startswith(f"{parts.title} · move "):
+                self.say("")
             self.say(caption)
         for line in parts.owed:
             self.say(line)
@@ -424,7 +433,11 @@ class Console:
             return None
         reading = asyncio.ensure_future(self.read())
         stopping = asyncio.ensure_future(self._stop.wait())
-        done, _ = await asyncio.wait({reading, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        self._reading = True
+        try:
+            done, _ = await asyncio.wait({reading, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            self._reading = False
         stopping.cancel()
         if reading in done:
             return reading.result()
@@ -464,8 +477,11 @@ class StdinLines:
             self.queue = asyncio.Queue()
             loop = asyncio.get_running_loop()
             threading.Thread(target=self._pump, args=(loop, self.queue), name="parley-stdin", daemon=True).start()
-        print("> ", end="", flush=True, file=self.prompt)
+        self.prompt_again()
         return await self.queue.get()
+
+    def prompt_again(self) -> None:
+        print("> ", end="", flush=True, file=self.prompt)
 
     def _pump(self, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[str | None]) -> None:
         while True:
