@@ -130,6 +130,12 @@ def test_narrate_tells_the_seat_of_a_single_reader_in_the_second_person() -> Non
     # a card named with a verb-like word stays as it is; later sentences have their own subject
     assert second_person(" draws chance card 18, Treasure and recruits") == " draw chance card 18, Treasure and recruits"
     assert second_person(" has no pirates left; Black plays again.") == " have no pirates left; Black plays again."
+    from bot.host.outputs import outcome_text
+    from rules.core import Outcome
+
+    won = Outcome((0,), "escaped")
+    assert outcome_text(game, won, ["You (Red)", "Bo (Blue)"], you=[0]).startswith("🏆 **You** win (escaped).")
+    assert outcome_text(game, won, ["You (Red)", "Bo (Blue)"]).startswith("🏆 **You (Red)** wins (escaped).")
 
 
 def test_private_news_skips_a_seats_echo_of_its_own_choice_only() -> None:
