@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.host.api import Caller, Outputs, guarded
-from bot.host.table import Table
+from bot.host.api import Caller, Outputs
+from bot.host.index import TableIndex
 from bot.infra.store import Store
 from rules import registry
 
@@ -20,19 +20,20 @@ def title_of(game_id: str) -> str:
     return registry.get(game_id).info.title if game_id in registry.game_ids() else game_id
 
 
-class DirectMixin:
-    """Part of :class:`bot.host.tables.TableHost`: what a player may ask from their DMs."""
+class Direct:
+    """What a player may ask from their DMs. ``hand`` is ``/hand`` in a channel, as the host answers it
+    (:meth:`bot.host.tables.TableHost.hand`, its table found and checked first)."""
 
-    store: Store
-    _tables: dict[int, Table]
-    hand: Callable[[Caller], Awaitable[Outputs]]
+    def __init__(self, store: Store, index: TableIndex, hand: Callable[[Caller], Awaitable[Outputs]]) -> None:
+        self.store = store
+        self.index = index
+        self.hand = hand
 
-    @guarded
     async def hand_from_dm(self, caller: Caller) -> Outputs:
         """``/hand`` sent from a DM: the caller's private view at a running table this process serves, and where
         to ask for the others."""
         here = sorted(
-            (t for t in self._tables.values() if t.status == "running" and t.seat_of(caller.user_id) is not None),
+            (t for t in self.index.tables.values() if t.status == "running" and t.seat_of(caller.user_id) is not None),
             key=lambda t: -t.updated,
         )
         served = {t.id for t in here}

@@ -170,7 +170,7 @@ async def test_a_forged_challenge_button_is_no_oracle(world: World, caplog: pyte
     await w.open_table(w.ana, w.bo, ai=0)
     board = w.current_board()
     summary = w.summary()
-    t = w.host._tables[summary.table_id]  # noqa: SLF001 - the truth, to pick forgeries a hand decides
+    t = w.host.index.tables[summary.table_id]  # noqa: SLF001 - the truth, to pick forgeries a hand decides
     mover = summary.to_act[0]
     legal = [a for a in t.game.legal_actions(t.state, mover) if a.startswith("forward start")]
     held = {a.split()[-1] for a in legal}

@@ -181,7 +181,7 @@ async def test_a_board_button_means_only_what_the_board_offered(make_host: HostF
     post = board(await sail(host, s))
     digest = offer_digest(post.optional)
     before = host.table_for(CHANNEL).state_no
-    t = host._tables[host.table_for(CHANNEL).table_id]  # noqa: SLF001 - the truth, to pick forgeries
+    t = host.index.tables[host.table_for(CHANNEL).table_id]  # noqa: SLF001 - the truth, to pick forgeries
     # the held AI's own moves, which its hidden hand decides, and not offered on the board
     hidden = [a for a in t.game.legal_actions(t.state, 2) if a not in dict(post.optional)]
     assert hidden
