@@ -6,7 +6,8 @@
 2. with ``host``, the right to run the table (its host or a moderator), else "Only the table's host or a
    moderator can {host}.";
 3. with ``lock`` (the default), the table's lock (which loads a restored table for its first holder), and then,
-   with ``over``, that the game still runs, else that refusal.
+   re-checked under the lock: with ``lobby``, that the table is still in its lobby, with ``over``, that the game
+   still runs, else that refusal.
 
 The body then gets the table as its second argument: ``body(front, caller, table, *args)``. The runner also
 turns an unexpected exception into a polite refusal and a log line (:func:`bot.host.api.guarded`)."""
@@ -49,6 +50,7 @@ def command(
     in_lobby: str = "",
     host: str | None = None,
     lock: bool = True,
+    lobby: str | None = None,
     over: str | None = None,
 ) -> Callable[[Callable[..., Awaitable[Any]]], Callable[..., Awaitable[Any]]]:
     """The preconditions of a table command (see the module's docstring), checked before its body runs."""
@@ -64,6 +66,8 @@ def command(
             if not lock:
                 return await body(front, caller, t, *args, **kwargs)
             async with t.lock:
+                if lobby is not None and t.status != "lobby":
+                    return refused(lobby)
                 if over is not None and t.status != "running":
                     return refused(over)
                 return await body(front, caller, t, *args, **kwargs)

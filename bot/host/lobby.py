@@ -424,10 +424,6 @@ class Lobby:
         return lobby_out(t, f"Added an AI ({shown}) at seat {got + 1}.")
 
     async def ai_remove(self, caller: Caller, t: Table) -> Outputs:
-        if t.status != "lobby":
-            return Outputs(
-                ok=False, reply="AI seats can only be removed in the lobby; use /table join to take one over."
-            )
         ais = [s for s in t.seats if s.ai_level]
         if not ais:
             return Outputs(ok=False, reply="There is no AI seat to remove.")
@@ -440,8 +436,6 @@ class Lobby:
 
     async def start_table(self, caller: Caller, t: Table) -> Outputs:
         """``/table start``: deal and begin (host or moderator; needs the game's minimum players)."""
-        if t.status != "lobby":
-            return Outputs(ok=False, reply="This game has already started.")
         game = t.game
         try:
             game.check_players(len(t.seats))

@@ -224,11 +224,11 @@ class TableHost:
         host's default, ``PARLEY_AI_SECONDS``)."""
         return await self.lobby.ai_add(caller, t, level, seconds)
 
-    @command(host="remove AI players")
+    @command(host="remove AI players", lobby="AI seats can only be removed in the lobby; use /table join to take one over.")
     async def ai_remove(self, caller: Caller, t: Table) -> Outputs:
         return await self.lobby.ai_remove(caller, t)
 
-    @command(missing=NO_TABLE_OPEN, host="start the game")
+    @command(missing=NO_TABLE_OPEN, host="start the game", lobby="This game has already started.")
     async def start_table(self, caller: Caller, t: Table) -> Outputs:
         """``/table start``: deal and begin (host or moderator; needs the game's minimum players)."""
         return await self.lobby.start_table(caller, t)
