@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.host.api import Caller, Outputs
 from bot.host.index import TableIndex
+from bot.host.messages import refuse
 from bot.infra.store import Store
 from rules import registry
 
@@ -48,14 +49,8 @@ class Direct:
         others += [f"<#{channel}> ({title_of(game)})" for channel, game in elsewhere]
         if not here:
             if not elsewhere:
-                return Outputs(
-                    ok=False, reply="You have no game running. `/hand` in a table's channel shows your hand there."
-                )
-            return Outputs(
-                ok=False,
-                reply="I can't read that table from DMs (another Parley process serves its server). Use `/hand` or"
-                f" the 🃏 My hand button in {', '.join(others)}.",
-            )
+                return refuse("no_game_anywhere")
+            return refuse("served_elsewhere", channels=", ".join(others))
         t = here[0]
         out = await self.hand(Caller(t.guild_id, t.channel_id, caller.user_id, caller.name))
         head = f"Your {title_of(t.game_id)} table in <#{t.channel_id}>."

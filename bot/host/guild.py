@@ -6,6 +6,7 @@ from typing import Any
 
 from bot.host import ratings
 from bot.host.api import Caller, Outputs
+from bot.host.messages import refuse, say
 from bot.host.outputs import clip, duration, escape_name, quote
 from bot.infra.store import Store
 from rules import registry
@@ -42,7 +43,7 @@ class GuildCommands:
         """Change the server's settings. Every value is checked here against its declared range and type, whatever
         the transport let through: Discord's client enforces a command's min/max, a forged interaction need not."""
         if not caller.admin:
-            return Outputs(ok=False, reply="Only members with Manage Server can change Parley's settings.")
+            return refuse("config_needs_admin")
         current = dict(await self.settings.get(caller.guild_id))
         for key, value in settings.items():
             if value is None and key != "host_role_id":
@@ -90,9 +91,7 @@ class GuildCommands:
         try:
             game = registry.get(game_id)
         except KeyError:
-            return Outputs(
-                ok=False, reply=f"There is no game '{quote(game_id)}'. Games: {', '.join(registry.game_ids())}."
-            )
+            return refuse("no_such_game", game=quote(game_id), games=", ".join(registry.game_ids()))
         rows = await self.store.rating_board(caller.guild_id, game.info.id)
         if not rows:
             return Outputs(reply=f"Nobody has {ratings.MIN_GAMES} rated {game.info.title} games on this server yet.")
@@ -117,9 +116,7 @@ class GuildCommands:
         try:
             game = registry.get(game_id)
         except KeyError:
-            return Outputs(
-                ok=False, reply=f"There is no game '{quote(game_id)}'. Games: {', '.join(registry.game_ids())}."
-            )
+            return refuse("no_such_game", game=quote(game_id), games=", ".join(registry.game_ids()))
         title = game.info.title
         if section == "cards":
             cards = tuple(getattr(game.info, "cards", ()) or ())
@@ -149,20 +146,20 @@ def _checked_setting(key: str, value: Any) -> Any:
             return None
         if _whole(value) and 0 < int(value) <= MAX_SNOWFLAKE:
             return int(value)
-        return _Refusal("The host role must be one of this server's roles, or none.")
+        return _Refusal(say("host_role"))
     if key in ("anyone_can_open", "ai_takeover", "web_pages"):
         if isinstance(value, bool):
             return value
         word = str(value).strip().lower()
         if word in _YES or word in _NO:
             return word in _YES
-        return _Refusal(f"{key.replace('_', ' ').capitalize()} is on or off.")
+        return _Refusal(say("on_or_off", setting=key.replace("_", " ").capitalize()))
     if key == "turn_limit_seconds":
         low, high = TURN_LIMIT_MINUTES
         if _whole(value) and low * 60 <= int(value) <= high * 60:
             return int(value)
-        return _Refusal(f"The turn time limit must be from {low} minute to {high:,} minutes ({high // 1440} days).")
-    return _Refusal(f"Unknown setting '{quote(str(key))}'; settings: {', '.join(SETTINGS)}.")
+        return _Refusal(say("turn_limit", low=low, high=high, days=high // 1440))
+    return _Refusal(say("unknown_setting", key=quote(str(key)), settings=", ".join(SETTINGS)))
 
 
 def _whole(value: Any) -> bool:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from bot.host.api import Caller, Outputs, Post
 from bot.host.guild import GuildSettings
 from bot.host.index import TableIndex
+from bot.host.messages import refuse, say
 from bot.host.narration import Narration
 from bot.host.outputs import clip, defang, escape_name, quote, seat_label
 from bot.host.posts import Batch, lobby_out, lobby_post, note, pend_board, private_post
@@ -65,32 +66,22 @@ class Lobby:
         try:
             game = registry.get(game_id)
         except KeyError:
-            return Outputs(
-                ok=False, reply=f"There is no game '{quote(game_id)}'. Games: {', '.join(registry.game_ids())}."
-            )
+            return refuse("no_such_game", game=quote(game_id), games=", ".join(registry.game_ids()))
         if any(len(str(k)) > 100 or len(str(v)) > 100 for k, v in (options or {}).items()):
             # an autocompleted option is free text: never quote a huge one back
-            return Outputs(ok=False, reply=f"Those are not {game.info.title} options; pick them from the lists.")
+            return refuse("not_options", title=game.info.title)
         try:
             opts = game.resolve_options(options)
         except IllegalAction as exc:
             return Outputs(ok=False, reply=clip(defang(exc.message)))
         settings = await self.settings.get(caller.guild_id)
         if not (caller.moderator or settings["anyone_can_open"]):
-            return Outputs(
-                ok=False, reply="Only moderators or the server's host role may open a table here. Ask one of them."
-            )
+            return refuse("open_needs_moderator")
         if not seat and not caller.moderator:
-            return Outputs(
-                ok=False,
-                reply="Only moderators may host a table without playing at it; open it with a seat, or ask one of them.",
-            )
+            return refuse("host_without_seat")
         async with self.index.open_lock:
             if self.index.active(caller.channel_id) is not None:
-                return Outputs(
-                    ok=False,
-                    reply="This channel already has a table. Use /table status to see it, or open one in another channel.",
-                )
+                return refuse("channel_has_table")
             now = self.clock()
             seed = seed if seed is not None else f"{self.rand.getrandbits(64):016x}"
             ai_seed = f"{self.rand.getrandbits(64):016x}"
@@ -136,28 +127,24 @@ class Lobby:
         taken = {s.seat for s in t.seats}
         if wanted is not None:
             if not 0 <= wanted < game.info.max_players:
-                return f"Seats go from 1 to {game.info.max_players}."
+                return say("seat_range", seats=game.info.max_players)
             if wanted in taken:
                 free = [str(i + 1) for i in range(game.info.max_players) if i not in taken]
-                return f"Seat {wanted + 1} is taken; free seats: {', '.join(free) or 'none'}."
+                return say("seat_taken", seat=wanted + 1, free=", ".join(free) or "none")
             return wanted
         for i in range(game.info.max_players):
             if i not in taken:
                 return i
-        return f"The table is full ({game.info.max_players} seats)."
+        return say("table_full", seats=game.info.max_players)
 
     async def join(self, caller: Caller, t: Table, seat: int | None = None) -> Outputs:
         """Take a lobby seat (``seat`` 0-based, optional), or take over an AI-played seat of a running game."""
         now = self.clock()
         if t.seat_of(caller.user_id) is not None:
-            return Outputs(ok=False, reply=f"You already have seat {t.seat_of(caller.user_id) + 1}.")
+            return refuse("already_seated", seat=t.seat_of(caller.user_id) + 1)
         await self._members(t)
         if caller.user_id in (t.kicked or {}):
-            return Outputs(
-                ok=False,
-                reply="You were removed from this table, so you cannot sit at it again while its game runs;"
-                " a moderator can let you back with /table unkick.",
-            )
+            return refuse("kicked_cannot_join")
         if t.status == "lobby":
             got = self._free_seat(t, seat)
             if isinstance(got, str):
@@ -172,24 +159,13 @@ class Lobby:
         # a seat's private view is only ever its own player's: who has seen one is never given another
         mine = f"seat {held[0] + 1} ({seat_label(t.game, held[0], t.public_view())})" if held else ""
         if held and not vacant:
-            return Outputs(
-                ok=False,
-                reply=f"You played {mine} in this game and someone else plays it now; a player never takes"
-                " another seat (its hand is not theirs to see), so you can watch.",
-            )
+            return refuse("played_another_seat", mine=mine)
         if seat is not None and seat not in vacant:
             if held:
-                return Outputs(
-                    ok=False,
-                    reply=f"You played {mine} in this game, so it is the only seat you may take: another seat's"
-                    " hand is not yours to see.",
-                )
-            return Outputs(
-                ok=False,
-                reply=f"Seat {seat + 1} is not free. Free seats: {', '.join(str(v + 1) for v in vacant) or 'none'}.",
-            )
+                return refuse("only_your_old_seat", mine=mine)
+            return refuse("seat_not_free", seat=seat + 1, free=", ".join(str(v + 1) for v in vacant) or "none")
         if not vacant:
-            return Outputs(ok=False, reply="The game is running and every seat is taken; you can watch.")
+            return refuse("every_seat_taken")
         target = seat if seat is not None else vacant[0]
         s = t.seats[target]
         # the player a take-over replaces in the seat row is remembered: they saw this seat's private view
@@ -205,7 +181,7 @@ class Lobby:
         batch.note(
             note(t, f"{escape_name(caller.name)} takes over seat {target + 1} ({seat_label(t.game, target)}).")
         )
-        private_post(t, target, ["Your seat's private view:"], batch)
+        private_post(t, target, [say("your_view")], batch)
         t.turn_key = f"{t.id}:{t.state_no}:j"
         t.turn_lines = []
         pend_board(t, batch)
@@ -214,7 +190,7 @@ class Lobby:
     async def leave(self, caller: Caller, t: Table) -> Outputs:
         seat = t.seat_of(caller.user_id)
         if seat is None:
-            return Outputs(ok=False, reply="You have no seat at this table.")
+            return refuse("no_seat")
         # a moderator who hosts keeps hosting without a seat: the host's rights never pass to a player unasked
         keep = caller.moderator and caller.user_id == t.host_id
         reply = "You left the table."
@@ -320,15 +296,15 @@ class Lobby:
         (played by an AI in a running game), and they may not sit at the table again until a moderator (or the
         host, for a kick of their own) lifts it with :meth:`unkick`. ``name`` is the member's, for the replies."""
         if not 0 < user_id <= MAX_USER_ID:
-            return Outputs(ok=False, reply="That is not a member of this server.")
+            return refuse("not_a_member")
         if user_id == caller.user_id:
-            return Outputs(ok=False, reply="You cannot kick yourself; /table leave gives up your seat.")
+            return refuse("kick_yourself")
         await self._members(t)
         assert t.kicked is not None
         seat = t.seat_of(user_id)
         shown = escape_name(t.row(seat).name if seat is not None else name or "That member")
         if user_id in t.kicked:
-            return Outputs(ok=False, reply=f"{shown} is already kicked from this table; /table unkick lets them back.")
+            return refuse("already_kicked", who=shown)
         kick = KickRow(user_id, caller.user_id, caller.moderator, self.clock())
         if seat is None:
             await self.store.save_seats(t.id, t.seats, kick.at, kick=kick)
@@ -358,9 +334,9 @@ class Lobby:
         assert t.kicked is not None
         kick = t.kicked.get(user_id)
         if kick is None:
-            return Outputs(ok=False, reply=f"{shown} is not kicked from this table.")
+            return refuse("not_kicked", who=shown)
         if kick.by_moderator and not caller.moderator:
-            return Outputs(ok=False, reply=f"A moderator kicked {shown}; only a moderator can let them back.")
+            return refuse("moderators_kick", who=shown)
         await self.store.lift_kick(t.id, user_id)
         del t.kicked[user_id]
         return Outputs(
@@ -373,17 +349,17 @@ class Lobby:
         """``/table host``: the host (or a moderator) makes another member the table's host: a player seated at
         it, or, when a moderator hands it on, anyone who is not kicked from it."""
         if not 0 < user_id <= MAX_USER_ID:
-            return Outputs(ok=False, reply="That is not a member of this server.")
+            return refuse("not_a_member")
         await self._members(t)
         seat = t.seat_of(user_id)
         full = t.row(seat).name if seat is not None else name or "That member"
         shown = escape_name(full)
         if user_id == t.host_id:
-            return Outputs(ok=False, reply=f"{shown} already hosts this table.")
+            return refuse("already_hosts", who=shown)
         if user_id in (t.kicked or {}):
-            return Outputs(ok=False, reply=f"{shown} is kicked from this table; /table unkick first.")
+            return refuse("kicked_cannot_host", who=shown)
         if seat is None and not caller.moderator:
-            return Outputs(ok=False, reply="The table can only be handed to a player seated at it.")
+            return refuse("host_must_be_seated")
         now = self.clock()
         await self._set_host(t, user_id, full, now)
         t.updated = now
@@ -403,13 +379,11 @@ class Lobby:
         host's default, ``PARLEY_AI_SECONDS``)."""
         level = level.strip().lower()
         if level not in AI_LEVELS:
-            return Outputs(ok=False, reply=f"AI levels: {', '.join(AI_LEVELS)}.")
+            return refuse("ai_levels", levels=", ".join(AI_LEVELS))
         if seconds is not None and not MIN_SECONDS <= seconds <= MAX_SECONDS:
-            return Outputs(
-                ok=False, reply=f"An AI may think from {MIN_SECONDS:g} to {MAX_SECONDS:g} seconds a decision."
-            )
+            return refuse("ai_seconds", low=MIN_SECONDS, high=MAX_SECONDS)
         if t.status != "lobby":
-            return Outputs(ok=False, reply="AI seats are added in the lobby, before /table start.")
+            return refuse("add_ai_in_lobby")
         got = self._free_seat(t, None)
         if isinstance(got, str):
             return Outputs(ok=False, reply=got)
@@ -426,7 +400,7 @@ class Lobby:
     async def ai_remove(self, caller: Caller, t: Table) -> Outputs:
         ais = [s for s in t.seats if s.ai_level]
         if not ais:
-            return Outputs(ok=False, reply="There is no AI seat to remove.")
+            return refuse("no_ai_seat")
         gone = ais[-1]
         t.seats.remove(gone)
         now = self.clock()
@@ -440,7 +414,7 @@ class Lobby:
         try:
             game.check_players(len(t.seats))
         except IllegalAction as exc:
-            return Outputs(ok=False, reply=f"{exc.message} Join, or add an AI with /table ai add.")
+            return refuse("too_few_players", why=exc.message)
         # engine seats are dense: keep the chosen order, renumber from 0
         seats = [
             SeatRow(i, s.user_id, s.name, s.ai_level, s.vacated, s.reachable)
@@ -458,7 +432,7 @@ class Lobby:
         batch = Batch()
         batch.note(lobby_post(t, edit_only=True))  # the lobby post now says the game is on, and who plays
         for s in seats:
-            private_post(t, s.seat, ["The game begins. Your private view:"], batch)
+            private_post(t, s.seat, [say("game_begins_view")], batch)
         pend_board(t, batch)
         await self.turns.run_ais(t, batch)
         log.info("table %s started with %d seats", t.id, len(seats))

@@ -33,9 +33,6 @@ class Reaction:
     hold: bool
 
 
-MOVED_ON = "The game has moved on; the newest board post shows what is open now."
-NOT_OFFERED = "That button is not one this board offers; the newest board post shows what is open now."
-
 
 def lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]

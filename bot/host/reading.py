@@ -10,6 +10,7 @@ from collections.abc import Callable
 from bot.host.api import Caller, Choice, Outputs, Post, SeatInfo, TableSummary, menu_order
 from bot.host.health import Health
 from bot.host.index import TableIndex
+from bot.host.messages import refuse
 from bot.host.narration import Narration
 from bot.host.outputs import MAX_TEXT, clip, escape_name, seat_label
 from bot.host.posts import Batch, lobby_text, note, pend_board, private_summary, with_fine_print
@@ -144,7 +145,7 @@ class Reading:
         else:
             row = await self.store.last_table_in(caller.channel_id)
         if row is None:
-            return Outputs(ok=False, reply="No table has been played in this channel yet.")
+            return refuse("no_history")
         entries = await self.store.log(row.id)
         game = registry.get(row.game_id)
         if row.status in ("finished", "abandoned"):
@@ -235,10 +236,10 @@ class Reading:
         around the caller's own pieces), drawn from the public view only."""
         t = self.index.shown(caller.channel_id)
         if t is None or t.state is None or t.status not in ("running", "finished"):
-            return Outputs(ok=False, reply="There is no board to zoom into in this channel.")
+            return refuse("no_board_to_zoom")
         image = await self.pictures.zoom(t.game_id, t.game.view(t.state, None), t.seat_of(caller.user_id))
         if image is None:
-            return Outputs(ok=False, reply="I couldn't draw the close-up; the board post still shows everything.")
+            return refuse("zoom_failed")
         return Outputs(reply=f"Close-up of the board at move {t.state_no}.", reply_image=image)
 
     async def dm_failed(self, channel_id: int, user_id: int) -> Outputs:

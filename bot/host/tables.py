@@ -31,9 +31,9 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.host.api import Caller, Choice, Outputs, Post, SeatInfo, TableSummary, guarded
+from bot.host.api import Caller, Choice, Outputs, Post, SeatInfo, TableSummary
 from bot.host.background import Background
-from bot.host.commands import NO_GAME, NO_TABLE_OPEN, command
+from bot.host.commands import NO_GAME, NO_TABLE_OPEN, command, guarded
 from bot.host.direct import Direct
 from bot.host.guild import GuildCommands, GuildSettings
 from bot.host.health import Health
@@ -203,37 +203,37 @@ class TableHost:
     async def leave(self, caller: Caller, t: Table) -> Outputs:
         return await self.lobby.leave(caller, t)
 
-    @command(host="kick a player")
+    @command(host="kick")
     async def kick(self, caller: Caller, t: Table, user_id: int, name: str | None = None) -> Outputs:
         """Remove a member from the table while it lasts (:meth:`bot.host.lobby.Lobby.kick`)."""
         return await self.lobby.kick(caller, t, user_id, name)
 
-    @command(host="let a kicked member back")
+    @command(host="unkick")
     async def unkick(self, caller: Caller, t: Table, user_id: int, name: str | None = None) -> Outputs:
         """Lift a kick (:meth:`bot.host.lobby.Lobby.unkick`)."""
         return await self.lobby.unkick(caller, t, user_id, name)
 
-    @command(host="hand the table on")
+    @command(host="hand_on")
     async def hand_host(self, caller: Caller, t: Table, user_id: int, name: str | None = None) -> Outputs:
         """``/table host``: make another member the table's host (:meth:`bot.host.lobby.Lobby.hand_host`)."""
         return await self.lobby.hand_host(caller, t, user_id, name)
 
-    @command(missing=NO_TABLE_OPEN, host="add AI players")
+    @command(missing=NO_TABLE_OPEN, host="add_ai")
     async def ai_add(self, caller: Caller, t: Table, level: str = "normal", seconds: float | None = None) -> Outputs:
         """Add an AI seat; ``seconds`` is a searching level's think time a decision at this table (else the
         host's default, ``PARLEY_AI_SECONDS``)."""
         return await self.lobby.ai_add(caller, t, level, seconds)
 
-    @command(host="remove AI players", lobby="AI seats can only be removed in the lobby; use /table join to take one over.")
+    @command(host="remove_ai", lobby="remove_ai_in_lobby")
     async def ai_remove(self, caller: Caller, t: Table) -> Outputs:
         return await self.lobby.ai_remove(caller, t)
 
-    @command(missing=NO_TABLE_OPEN, host="start the game", lobby="This game has already started.")
+    @command(missing=NO_TABLE_OPEN, host="start", lobby="already_started")
     async def start_table(self, caller: Caller, t: Table) -> Outputs:
         """``/table start``: deal and begin (host or moderator; needs the game's minimum players)."""
         return await self.lobby.start_table(caller, t)
 
-    @command(host="end the table")
+    @command(host="end")
     async def end(self, caller: Caller, t: Table) -> Outputs:
         return await self.lobby.end(caller, t)
 
@@ -242,7 +242,7 @@ class TableHost:
         return await self.lobby.seats_open_to(caller)
 
     # -- playing (bot.host.turns) ---------------------------------------------------------------------------
-    @command(missing=NO_GAME, running=True, in_lobby=" The table is still in its lobby.", over="This game is over.")
+    @command(missing=NO_GAME, running=True, in_lobby="still_in_lobby", over="game_over")
     async def play(self, caller: Caller, t: Table, text: str, state_no: int | None = None) -> Outputs:
         """A move, typed or picked; ``state_no`` is the board the caller picked it on."""
         return await self.turns.play(caller, t, text, state_no)

@@ -12,6 +12,7 @@ from bot.host.guild import GuildSettings
 from bot.host.health import Health
 from bot.host.index import TableIndex
 from bot.host.lobby import LOBBY_IDLE_SECONDS
+from bot.host.messages import say
 from bot.host.narration import Narration
 from bot.host.outputs import duration, escape_name
 from bot.host.posts import Batch, lobby_post, note
@@ -130,7 +131,7 @@ class Timers:
                     await self.store.set_deadlines(t.id, list(t.deadlines.values()))
                     s = t.seats[seat]
                     left = duration(d.due - now)
-                    text = f"⏳ {escape_name(s.name)}, it's your turn at the {game.info.title} table (table {t.id}); {left} left."
+                    text = say("reminder", name=escape_name(s.name), title=game.info.title, table=t.id, left=left)
                     # a reminder must arrive: a player whose DMs failed before is pinged in the channel even while
                     # their news is tried by DM again (_retry_dms)
                     if s.reachable and s.user_id is not None and (t.id, seat) not in self.dm_failed:

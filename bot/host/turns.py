@@ -14,10 +14,11 @@ from bot.host.background import Background
 from bot.host.guild import GuildSettings
 from bot.host.health import Health
 from bot.host.index import TableIndex
+from bot.host.messages import not_your_turn, refuse, say
 from bot.host.narration import Narration
 from bot.host.outputs import MAX_ACTION_CHARS, clip, defang, narrate, outcome_text, private_news
 from bot.host.posts import Batch, lobby_post, note, note_dm_places, pend_board, private_post
-from bot.host.reactions import MOVED_ON, NOT_OFFERED, hold_of, lower_first, offered, reaction, reactors, undecided
+from bot.host.reactions import hold_of, lower_first, offered, reaction, reactors, undecided
 from bot.host.reading import choices_of
 from bot.host.refusals import refusal
 from bot.host.table import Table
@@ -291,36 +292,31 @@ class Turns:
         assert t.state is not None
         if state_no is not None and state_no != t.state_no and not self._only_others_moved(t, caller, state_no):
             image = await self.pictures.render(t.game_id, game.view(t.state, None), None)
-            return Outputs(
-                ok=False,
-                reply=f"This board is out of date; here is the current one (move {t.state_no}).",
-                reply_image=image,
-            )
+            return Outputs(ok=False, reply=say("board_out_of_date", n=t.state_no), reply_image=image)
         seat = t.seat_of(caller.user_id)
         to_act = game.to_act(t.state)
         if seat is None:
             names = ", ".join(t.who(s) for s in to_act)
-            return Outputs(ok=False, reply=f"You have no seat at this table. It's {names}'s turn.")
+            return refuse("no_seat_whose_turn", names=names)
         try:
             if len(text) > MAX_ACTION_CHARS:
-                raise IllegalAction("bad_syntax", f"That is too long to be an action ({len(text)} characters).")
+                raise IllegalAction("bad_syntax", say("too_long", n=len(text)))
             action = game.parse(text)
         except IllegalAction as exc:
             # the engine's message may quote the typed text: defanged, and the turn named for an idle seat
             if seat not in to_act:
-                names = ", ".join(t.who(s) for s in to_act)
-                return Outputs(ok=False, reply=clip(defang(f"{exc.message} It's {names}'s turn, not yours.")))
+                waiting = not_your_turn([t.who(s) for s in to_act])
+                return Outputs(ok=False, reply=clip(defang(say("then", why=exc.message, then=waiting))))
             return Outputs(ok=False, reply=refusal(exc.message, choices_of(t, caller.user_id), text))
         legal = game.legal_actions(t.state, seat)
         if seat not in to_act and action not in legal:
-            names = ", ".join(t.who(s) for s in to_act)
-            return Outputs(ok=False, reply=f"It's {names}'s turn, not yours.")
+            return Outputs(ok=False, reply=not_your_turn([t.who(s) for s in to_act]))
         if action not in legal:
             # only what legal_actions lists is ever committed, even if an engine's apply is more lenient;
             # the engine's own words say why when it has them
             try:
                 game.apply(t.state, seat, action)
-                why = f"`{action}` is not a legal action right now."
+                why = say("not_legal_now", action=action)
             except IllegalAction as exc:
                 why = exc.message
             return Outputs(ok=False, reply=refusal(why, choices_of(t, caller.user_id), action))
@@ -353,15 +349,12 @@ class Turns:
         """The caller's last action of this turn taken back, if it revealed nothing."""
         seat = t.seat_of(caller.user_id)
         if seat is None:
-            return Outputs(ok=False, reply="You have no seat at this table.")
+            return refuse("no_seat")
         if not t.undo_stack or t.undo_stack[-1][1] != seat:
-            return Outputs(ok=False, reply="There is nothing of yours to undo in this turn.")
+            return refuse("nothing_to_undo")
         before, _, undoable = t.undo_stack[-1]
         if not undoable:
-            return Outputs(
-                ok=False,
-                reply="Your last action revealed something (a draw or a hidden piece), so it cannot be undone.",
-            )
+            return refuse("undo_revealed")
         game = t.game
         n = t.state_no + 1
         now = self.clock()
@@ -418,27 +411,27 @@ class Turns:
         names on the post. A refusal never depends on anyone's hidden legal actions, so a forged button learns
         nothing (an action a hidden hand allows is refused exactly like one it does not)."""
         if state_no is not None and state_no != t.state_no:
-            return Outputs(ok=False, reply=MOVED_ON)
+            return refuse("moved_on")
         offers = reaction(t)
         offer = list(offers.offer) if offers is not None else []
         action = offered(offer, pick, digest)
         if action is None:
-            return Outputs(ok=False, reply=NOT_OFFERED)
+            return refuse("not_offered")
         seats = reactors(t)
         if t.seat_of(caller.user_id) not in seats:
             label = dict(offer)[action]
             names = ", ".join(t.who(s) for s in seats)
-            return Outputs(ok=False, reply=f"Only {names} may {lower_first(label)} now.")
+            return refuse("only_they_may", names=names, label=lower_first(label))
         return action
 
     async def let_stand(self, caller: Caller, t: Table, state_no: int | None = None) -> Outputs:
         """"Let it stand": the caller will not take the optional actions open to them now. When nobody who could
         is left undecided, a held AI seat acts at once."""
         if state_no is not None and state_no != t.state_no:
-            return Outputs(ok=False, reply="The game has moved on already.")
+            return refuse("moved_on_already")
         seat = t.seat_of(caller.user_id)
         if seat is None or seat not in reactors(t):
-            return Outputs(ok=False, reply="There is nothing for you to let stand right now.")
+            return refuse("nothing_to_let_stand")
         t.declined[seat] = t.state_no
         batch = Batch()
         if hold_of(t) is not None and not undecided(t):

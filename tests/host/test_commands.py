@@ -7,7 +7,7 @@ import inspect
 from pathlib import Path
 
 from bot.host.api import Outputs
-from bot.host.commands import NO_GAME, NO_TABLE, command
+from bot.host.commands import NO_GAME, command
 from bot.host.index import TableIndex
 from bot.host.table import Table
 from bot.host.tables import TableHost
@@ -23,12 +23,12 @@ class Front:
         self.internal_errors = 0
         self.ran: list[tuple[str, bool]] = []
 
-    @command(host="end the table", lobby="Only in the lobby.")
+    @command(host="end", lobby="already_started")
     async def run_it(self, caller: object, t: Table) -> Outputs:
         self.ran.append(("run_it", t.lock.locked()))
         return Outputs(reply="ran")
 
-    @command(missing=NO_GAME, running=True, in_lobby=" Still in the lobby.", lock=False)
+    @command(missing=NO_GAME, running=True, in_lobby="still_in_lobby", lock=False)
     async def peek(self, caller: object, t: Table) -> Outputs:
         self.ran.append(("peek", t.lock.locked()))
         return Outputs(reply="peeked")
@@ -44,10 +44,10 @@ def _table(status: str) -> Table:
 
 async def test_the_runner_checks_the_table_then_the_right_then_the_lobby_under_the_lock(tmp_path: Path) -> None:
     front = Front(Store(str(tmp_path / "unused.sqlite3")))
-    assert (await front.run_it(ANA)).reply == NO_TABLE
+    assert (await front.run_it(ANA)).reply == "There is no table in this channel."
     front.index.add(_table("running"))
     assert (await front.run_it(BEN)).reply == "Only the table's host or a moderator can end the table."
-    assert (await front.run_it(ANA)).reply == "Only in the lobby."
+    assert (await front.run_it(ANA)).reply == "This game has already started."
     front.index.tables[1].status = "lobby"
     assert (await front.run_it(ANA)).reply == "ran"
     assert front.ran == [("run_it", True)]
@@ -55,9 +55,9 @@ async def test_the_runner_checks_the_table_then_the_right_then_the_lobby_under_t
 
 async def test_a_command_for_a_running_game_says_when_the_table_is_still_in_its_lobby(tmp_path: Path) -> None:
     front = Front(Store(str(tmp_path / "unused.sqlite3")))
-    assert (await front.peek(BEN)).reply == NO_GAME
+    assert (await front.peek(BEN)).reply == "No game is running in this channel."
     front.index.add(_table("lobby"))
-    assert (await front.peek(BEN)).reply == NO_GAME + " Still in the lobby."
+    assert (await front.peek(BEN)).reply == "No game is running in this channel. The table is still in its lobby."
 
 
 async def test_a_failing_body_is_a_polite_refusal_and_an_error_counted(tmp_path: Path) -> None:

@@ -76,7 +76,7 @@ async def test_wrong_turn_refused_with_whose_turn_it_is(host: TableHost) -> None
     await running(host, BEN)
     before = (host.table_for(CHANNEL).state_no, dict(state_of(host)))
     out = await host.play(BEN, "mark")
-    assert not out.ok and "It's Ana (Red)'s turn" in out.reply and not out.public
+    assert not out.ok and "It is not your turn: waiting for Ana (Red)." in out.reply and not out.public
     spectator = await host.play(CID, "mark")
     assert not spectator.ok and "no seat" in spectator.reply
     assert (host.table_for(CHANNEL).state_no, state_of(host)) == before
