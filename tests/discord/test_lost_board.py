@@ -48,7 +48,7 @@ async def test_a_board_lost_in_a_crash_is_reposted_before_any_render_worker_is_r
         shown = current_board(fake)
         # the next move is committed, but its board never reaches Discord: the process dies before delivering it
         action = (await bot.host.choices(Caller(GUILD_ID, CHANNEL, ANA.id, ANA.name, moderator=True)))[0].action
-        out = await bot.host.turns(Caller(GUILD_ID, CHANNEL, ANA.id, ANA.name, moderator=True), action)
+        out = await bot.host.play(Caller(GUILD_ID, CHANNEL, ANA.id, ANA.name, moderator=True), action)
         assert out.ok, out.reply
         committed = bot.host.table_for(CHANNEL).state_no
     assert current_board(fake) == shown and shown[2] < committed
@@ -86,7 +86,7 @@ async def test_a_bot_stopped_during_the_repost_stops_cleanly_and_boots_no_worker
     async with running_bot(db) as bot:
         await Ana(fake, host_state(bot)).open_table()
         caller = Caller(GUILD_ID, CHANNEL, ANA.id, ANA.name, moderator=True)
-        assert (await bot.host.turns(caller, (await bot.host.choices(caller))[0].action)).ok  # its board is lost
+        assert (await bot.host.play(caller, (await bot.host.choices(caller))[0].action)).ok  # its board is lost
 
     host = TableHost(Store(str(db)), ai_seed="discord-tests", renderer=fast_renderer, render_processes=1)
     saving, real_save = asyncio.Event(), host.store.save_board_post
