@@ -92,7 +92,7 @@ async def one_round(path: str, processes: int, wait_for_workers: bool) -> dict[s
     assert len(boards) == len(outs) and boards, "a lost board came back without its picture"
     rss_repost = rss_bytes()
     # the floor: the same public boards drawn again here, warm
-    views = [(t.game_id, t.game.view(t.state, None)) for t in host._tables.values() if t.state is not None]  # noqa: SLF001
+    views = [(t.game_id, t.game.view(t.state, None)) for t in host.index.tables.values() if t.state is not None]  # noqa: SLF001
     import renderers
 
     floor = time.process_time()
@@ -104,7 +104,7 @@ async def one_round(path: str, processes: int, wait_for_workers: bool) -> dict[s
         await pool.ready()
     workers_wall = time.perf_counter() - wall
     # the next picture goes to a worker, and this process drops what its own drawings cached
-    t = next(t for t in host._tables.values() if t.state is not None)  # noqa: SLF001
+    t = next(t for t in host.index.tables.values() if t.state is not None)  # noqa: SLF001
     await host.pictures.render(t.game_id, t.game.view(t.state, None), None)
     await asyncio.sleep(0.5)
     rss_after = rss_bytes()

@@ -93,7 +93,7 @@ async def test_a_host_restores_times_and_reposts_only_the_tables_of_its_shards(d
     await second.start()
     try:
         assert second.table_for(10) is not None and second.table_for(20) is None
-        assert {t.guild_id for t in second._tables.values()} == {MINE}  # noqa: SLF001 - look inside
+        assert {t.guild_id for t in second.index.tables.values()} == {MINE}  # noqa: SLF001 - look inside
         # a time-out falls due at both tables: only this process's table is timed
         clock.advance(10 * 24 * 3600)
         outs = await second.tick()

@@ -34,7 +34,7 @@ async def table(w: World) -> None:
 
 
 def state(w: World) -> dict:
-    t = w.host._tables[w.summary().table_id]  # noqa: SLF001 - the test reads the truth to pick its moves
+    t = w.host.index.tables[w.summary().table_id]  # noqa: SLF001 - the test reads the truth to pick its moves
     assert t.state is not None
     return t.state
 

@@ -142,7 +142,7 @@ async def running(
 def state_of(host: TableHost, channel: int = CHANNEL) -> dict[str, Any]:
     summary = host.table_for(channel)
     assert summary is not None
-    return host._tables[summary.table_id].state  # noqa: SLF001 - tests look inside
+    return host.index.tables[summary.table_id].state  # noqa: SLF001 - tests look inside
 
 
 def public_texts(outs: list[Outputs]) -> str:

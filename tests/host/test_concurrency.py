@@ -230,7 +230,7 @@ async def test_yellow_fever_burials_from_several_seats_at_once_all_land(make_hos
     assert summary is not None
     # put the hand-built position in place, in memory and in the store, as a running table's state
     fever = _yellow_fever()
-    table = host._tables[summary.table_id]  # noqa: SLF001 - the test builds a position the dice rarely deal
+    table = host.index.tables[summary.table_id]  # noqa: SLF001 - the test builds a position the dice rarely deal
     table.state = fever
     await host.store._db.execute(  # noqa: SLF001
         "UPDATE tables SET snapshot = ? WHERE id = ?", (canonical_json(game.dump(fever)), summary.table_id)
@@ -271,7 +271,7 @@ async def test_one_busy_table_does_not_hold_up_another(make_host: HostFactory) -
     host = await make_host(renderer=RecordingRenderer(cheap=True))
     first = await _table(host, "cartagena", 2, channel=CHANNEL, seed="a")
     second = await _table(host, "cartagena", 2, channel=CHANNEL + 1, seed="b")
-    busy = host._tables[host.table_for(CHANNEL).table_id]  # noqa: SLF001 # type: ignore[union-attr]
+    busy = host.index.tables[host.table_for(CHANNEL).table_id]  # noqa: SLF001 # type: ignore[union-attr]
     async with busy.lock:  # the first table is in the middle of something long
         a, b = _mover(host, first), _mover(host, second)
         waiting = asyncio.create_task(host.play(a, (await host.choices(a))[0].action))

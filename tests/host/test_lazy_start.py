@@ -52,7 +52,7 @@ def replays(monkeypatch: pytest.MonkeyPatch) -> CountingReplay:
 def unloaded(host: TableHost, channel: int = CHANNEL) -> bool:
     summary = host.table_for(channel)
     assert summary is not None
-    return not host._tables[summary.table_id].loaded  # noqa: SLF001 - the test looks inside
+    return not host.index.tables[summary.table_id].loaded  # noqa: SLF001 - the test looks inside
 
 
 async def test_a_restarted_host_serves_an_unloaded_table_and_the_first_play_loads_it(
@@ -202,12 +202,12 @@ async def test_start_up_with_three_hundred_tables_replays_no_log(
     replays.calls = 0
     second = await make_host()
     assert replays.calls == 0 and logs == 0  # start-up read no log and replayed none
-    live = [s for t in second._tables.values() if (s := second.table_for(t.channel_id))]  # noqa: SLF001
+    live = [s for t in second.index.tables.values() if (s := second.table_for(t.channel_id))]  # noqa: SLF001
     assert [s.status for s in live].count("running") == 90 and len(live) == 90 + counts["lobby"]
     toy = registry.get("toy")
-    template = canonical_json(toy.dump(second._tables[templates["running"][0][0]].state))  # noqa: SLF001
+    template = canonical_json(toy.dump(second.index.tables[templates["running"][0][0]].state))  # noqa: SLF001
     assert all(
-        canonical_json(toy.dump(second._tables[s.table_id].state)) == template  # noqa: SLF001
+        canonical_json(toy.dump(second.index.tables[s.table_id].state)) == template  # noqa: SLF001
         for s in live
         if s.status == "running"
     )

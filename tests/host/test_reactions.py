@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.host.reactions import NOT_OFFERED, offer_digest
+from bot.host.messages import say
+from bot.host.reactions import offer_digest
 from bot.host.tables import Outputs, TableHost
 from bot.infra.store import Store
 from tests.host.conftest import ANA, BEN, CHANNEL, CID, Clock, HostFactory, RecordingRenderer, state_of
@@ -181,14 +182,14 @@ async def test_a_board_button_means_only_what_the_board_offered(make_host: HostF
     post = board(await sail(host, s))
     digest = offer_digest(post.optional)
     before = host.table_for(CHANNEL).state_no
-    t = host._tables[host.table_for(CHANNEL).table_id]  # noqa: SLF001 - the truth, to pick forgeries
+    t = host.index.tables[host.table_for(CHANNEL).table_id]  # noqa: SLF001 - the truth, to pick forgeries
     # the held AI's own moves, which its hidden hand decides, and not offered on the board
     hidden = [a for a in t.game.legal_actions(t.state, 2) if a not in dict(post.optional)]
     assert hidden
     forged = [(1, digest), (-1, digest), (0, "00000000"), (0, ""), (10**9, digest), *((a, "") for a in hidden)]
     forged += [("pass", ""), ("challenge now", ""), ("", "")]
     replies = {(await host.react(BEN, pick, before, digest=h)).reply for pick, h in forged}
-    assert replies == {NOT_OFFERED} and host.table_for(CHANNEL).state_no == before
+    assert replies == {say("not_offered")} and host.table_for(CHANNEL).state_no == before
     stale = await host.react(BEN, 0, before - 1, digest=digest)
     assert not stale.ok and host.table_for(CHANNEL).state_no == before
     assert host.internal_errors == 0

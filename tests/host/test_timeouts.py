@@ -95,9 +95,9 @@ async def test_a_woken_table_runs_its_timers_at_once_and_publishes_them(host: Ta
     async def publish(out) -> None:  # type: ignore[no-untyped-def]
         published.append(out)
 
-    table = host._tables[host.table_for(CHANNEL).table_id]  # noqa: SLF001 - the test wakes one table
+    table = host.index.tables[host.table_for(CHANNEL).table_id]  # noqa: SLF001 - the test wakes one table
     host.wake(table, clock.now + 10)  # without a transport: nothing to publish to, so nothing is scheduled
-    assert host._wakes == {}  # noqa: SLF001
+    assert host.background.wakes == {}  # noqa: SLF001
     host.publish = publish
     clock.advance(HOUR + 1)
     host.wake(table, clock.now)
@@ -132,4 +132,4 @@ async def test_background_work_is_published_and_cancelled_at_close(host: TableHo
     await started.wait()
     assert [o.reply for o in published] == ["done"]
     await host.close()
-    assert [o.reply for o in published] == ["done"] and not host._later  # noqa: SLF001
+    assert [o.reply for o in published] == ["done"] and not host.background.tasks  # noqa: SLF001

@@ -270,7 +270,7 @@ async def test_a_finished_game_seen_from_a_seat(make_site: SiteFactory, browsers
     assert (await site.host.join(BEN)).ok and (await site.host.start_table(ANA)).ok
     while await play_one(site.host):
         pass
-    slug = await site.slug(site.host._last[CHANNEL])  # noqa: SLF001 - the channel's finished table
+    slug = await site.slug(site.host.index.last[CHANNEL])  # noqa: SLF001 - the channel's finished table
     for size in (PHONE, DESKTOP):
         await _finished(site, browsers(size), slug)
 
