@@ -31,7 +31,7 @@ from typing import Any
 
 from benchmarks.host import measure_host
 from benchmarks.stats import describe
-from bot.infra.store import DeadlineRow, SeatRow, Store, redact_url
+from bot.infra.store import Commit, DeadlineRow, SeatRow, Store, redact_url
 
 PG_SERVER = os.environ.get("PARLEY_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
 Log = Callable[[str], None]
@@ -94,7 +94,7 @@ async def _server_pids(store: Store) -> list[int]:
     """The PostgreSQL server processes serving ``store``'s pool (empty for SQLite)."""
     if store.dialect != "postgresql":
         return []
-    rows = await store._fetch(  # noqa: SLF001 - the benchmark looks inside
+    rows = await store.db.fetch(  # noqa: SLF001 - the benchmark looks inside
         "SELECT pid FROM pg_stat_activity WHERE application_name = ?", (_APP,)
     )
     return [int(r[0]) for r in rows]
@@ -117,7 +117,7 @@ async def measure_commit(url: str, *, commits: int = 300, concurrent: int = 20, 
         snapshot = {"state": "x" * payload}
 
         async def table() -> int:
-            tid = await store.create_table(
+            tid = await store.tables.create(
                 guild_id=1,
                 channel_id=1,
                 game_id="cartagena",
@@ -128,12 +128,12 @@ async def measure_commit(url: str, *, commits: int = 300, concurrent: int = 20, 
                 now=0.0,
                 seats=[SeatRow(0, 1, "A", None), SeatRow(1, 2, "B", None)],
             )
-            await store.begin_game(tid, [SeatRow(0, 1, "A", None), SeatRow(1, 2, "B", None)], snapshot, 0.0)
+            await store.tables.begin(tid, [SeatRow(0, 1, "A", None), SeatRow(1, 2, "B", None)], snapshot, 0.0)
             return tid
 
         async def move(tid: int, n: int) -> float:
             t0 = time.perf_counter()
-            await store.append(
+            await store.append(Commit(
                 tid,
                 n=n,
                 kind="action",
@@ -145,7 +145,7 @@ async def measure_commit(url: str, *, commits: int = 300, concurrent: int = 20, 
                 snapshot=snapshot,
                 now=float(n),
                 deadlines=[DeadlineRow(tid, (n + 1) % 2, float(n), float(n) + 86400, False)],
-            )
+            ))
             return time.perf_counter() - t0
 
         one = await table()

@@ -86,7 +86,7 @@ class LobbyMixin:
             seed = seed if seed is not None else f"{self._rand.getrandbits(64):016x}"
             ai_seed = f"{self._rand.getrandbits(64):016x}"
             seats = [SeatRow(0, caller.user_id, caller.name, None)] if seat else []
-            tid = await self.store.create_table(
+            tid = await self.store.tables.create(
                 guild_id=caller.guild_id,
                 channel_id=caller.channel_id,
                 game_id=game.info.id,
@@ -161,7 +161,7 @@ class LobbyMixin:
                     return Outputs(ok=False, reply=got)
                 t.seats.append(SeatRow(got, caller.user_id, caller.name, None))
                 t.seats.sort(key=lambda s: s.seat)
-                await self.store.save_seats(t.id, t.seats, now)
+                await self.store.seats.save(t.id, t.seats, now)
                 t.updated = now
                 return self._lobby_out(t, f"You have seat {got + 1}.")
             vacant = self._open_seats(t, caller.user_id)
@@ -192,13 +192,13 @@ class LobbyMixin:
             # the player a take-over replaces in the seat row is remembered: they saw this seat's private view
             replaced = [(target, int(s.user_id))] if s.user_id is not None and s.user_id != caller.user_id else []
             s.user_id, s.name, s.ai_level, s.vacated, s.reachable = caller.user_id, caller.name, None, False, True
-            await self.store.save_seats(t.id, t.seats, now, held=replaced)
+            await self.store.seats.save(t.id, t.seats, now, held=replaced)
             assert t.replaced is not None  # loaded by _members above
             for seat_no, user in replaced:
                 t.replaced.setdefault(user, set()).add(seat_no)
             batch = Batch()
             to_act = tuple(t.game.to_act(t.state))
-            await self.store.set_deadlines(t.id, await self._arm(t, to_act, to_act, force=[target]))
+            await self.store.tables.set_deadlines(t.id, await self._arm(t, to_act, to_act, force=[target]))
             batch.note(
                 self._note(t, f"{escape_name(caller.name)} takes over seat {target + 1} ({seat_label(t.game, target)}).")
             )
@@ -243,7 +243,7 @@ class LobbyMixin:
         was_host = gone.user_id == t.host_id
         if t.status == "lobby":
             t.seats = [s for s in t.seats if s.seat != seat]
-            await self.store.save_seats(t.id, t.seats, now, kick=kick)
+            await self.store.seats.save(t.id, t.seats, now, kick=kick)
             t.updated = now
             note = await self._host_after(t, now, by=by) if was_host and not keep_host else None
             if note is False:
@@ -255,11 +255,11 @@ class LobbyMixin:
             return out
         s = t.seats[seat]
         s.ai_level, s.vacated = self.ai_takeover_level, True
-        await self.store.save_seats(t.id, t.seats, now, kick=kick)
+        await self.store.seats.save(t.id, t.seats, now, kick=kick)
         if s.user_id is not None:
-            await self.store.revoke_web_links(t.id, int(s.user_id))  # their seat page closes (bot/transports/web/)
+            await self.store.web.revoke(t.id, int(s.user_id))  # their seat page closes (bot/transports/web/)
         t.deadlines.pop(seat, None)
-        await self.store.set_deadlines(t.id, list(t.deadlines.values()))
+        await self.store.tables.set_deadlines(t.id, list(t.deadlines.values()))
         batch = Batch()
         batch.note(
             self._note(t, f"{why}; an AI plays seat {seat + 1} ({seat_label(t.game, seat)}) until someone joins it.")
@@ -287,15 +287,15 @@ class LobbyMixin:
 
     async def _set_host(self, t: Table, user_id: int, name: str, now: float) -> None:
         t.host_id, t.host_name = user_id, name
-        await self.store.set_host(t.id, user_id, now, name)
+        await self.store.tables.set_host(t.id, user_id, now, name)
 
     async def _members(self, t: Table) -> None:
         """Load who may sit where (kicks, players replaced in their seats) the first time a table needs it."""
         if t.kicked is None:
-            t.kicked = await self.store.kicks(t.id)
+            t.kicked = await self.store.seats.kicks(t.id)
         if t.replaced is None:
             replaced: dict[int, set[int]] = {}
-            for seat, user in await self.store.seat_history(t.id):
+            for seat, user in await self.store.seats.history(t.id):
                 replaced.setdefault(user, set()).add(seat)
             t.replaced = replaced
 
@@ -340,7 +340,7 @@ class LobbyMixin:
                 return Outputs(ok=False, reply=f"{shown} is already kicked from this table; /table unkick lets them back.")
             kick = KickRow(user_id, caller.user_id, caller.moderator, self.clock())
             if seat is None:
-                await self.store.save_seats(t.id, t.seats, kick.at, kick=kick)
+                await self.store.seats.save(t.id, t.seats, kick.at, kick=kick)
                 t.kicked[user_id] = kick
                 return Outputs(
                     reply=f"{shown} holds no seat here and now cannot take one at this table while its game runs"
@@ -377,7 +377,7 @@ class LobbyMixin:
                 return Outputs(ok=False, reply=f"{shown} is not kicked from this table.")
             if kick.by_moderator and not caller.moderator:
                 return Outputs(ok=False, reply=f"A moderator kicked {shown}; only a moderator can let them back.")
-            await self.store.lift_kick(t.id, user_id)
+            await self.store.seats.lift_kick(t.id, user_id)
             del t.kicked[user_id]
             return Outputs(
                 reply=f"{shown} may sit at this table again.",
@@ -449,7 +449,7 @@ class LobbyMixin:
             t.seats.append(SeatRow(got, None, f"AI {n_ai} ({shown})", stored))
             t.seats.sort(key=lambda s: s.seat)
             now = self.clock()
-            await self.store.save_seats(t.id, t.seats, now)
+            await self.store.seats.save(t.id, t.seats, now)
             t.updated = now
             return self._lobby_out(t, f"Added an AI ({shown}) at seat {got + 1}.")
 
@@ -471,7 +471,7 @@ class LobbyMixin:
             gone = ais[-1]
             t.seats.remove(gone)
             now = self.clock()
-            await self.store.save_seats(t.id, t.seats, now)
+            await self.store.seats.save(t.id, t.seats, now)
             t.updated = now
             return self._lobby_out(t, f"Removed the AI at seat {gone.seat + 1}.")
 
@@ -498,10 +498,10 @@ class LobbyMixin:
             ]
             state = game.new(len(seats), t.options, t.seed)
             now = self.clock()
-            await self.store.begin_game(t.id, seats, game.dump(state), now)
+            await self.store.tables.begin(t.id, seats, game.dump(state), now)
             t.seats, t.state, t.state_no, t.status, t.updated = seats, state, 0, "running", now
             to_act = tuple(game.to_act(state))
-            await self.store.set_deadlines(t.id, await self._arm(t, (), to_act))
+            await self.store.tables.set_deadlines(t.id, await self._arm(t, (), to_act))
             t.turn_key, t.turn_to_act = f"{t.id}:0", to_act
             order = ", ".join(t.who(s.seat) for s in seats)
             t.turn_lines = [f"The game begins. Seats: {order}."]
@@ -534,7 +534,7 @@ class LobbyMixin:
 
     async def _abandon(self, t: Table) -> None:
         now = self.clock()
-        await self.store.set_status(t.id, "abandoned", now)
+        await self.store.tables.set_status(t.id, "abandoned", now)
         t.status, t.updated = "abandoned", now
         t.deadlines.clear()
         self._retire(t)
@@ -638,10 +638,10 @@ class LobbyMixin:
         tid = self._active.get(channel_id, self._last.get(channel_id))
         if tid is not None and tid in self._tables:
             return self._tables[tid]
-        row = await self.store.last_table_in(channel_id)
+        row = await self.store.tables.last_in(channel_id)
         if row is None or row.status not in ("finished", "abandoned") or channel_id in self._active:
             return None
-        t = Table.from_row(row, await self.store.seats(row.id))
+        t = Table.from_row(row, await self.store.seats.of(row.id))
         self._tables[t.id] = t
         self._retire(t)
         return t

@@ -14,7 +14,7 @@ from bot.host.posts import Batch
 from bot.host.refusals import refusal
 from bot.host.table import Table
 from bot.infra.aipool import AI_ONLY_TABLE, HUMAN_TABLE, AIPool, split_level
-from bot.infra.store import DeadlineRow, Store
+from bot.infra.store import Commit, DeadlineRow, Store
 from rules.core import IllegalAction, Outcome
 
 log = logging.getLogger("parley.tables")
@@ -123,22 +123,25 @@ class PlayMixin:
         # owed with the move itself: a crash while its pictures are drawn must not lose a player's news
         owed = self._owed_news(t, news, views[1]) if self.dms_tracked else None
         changes = await self.store.append(
-            t.id,
-            n=n,
-            kind="action",
-            seat=seat,
-            action=action,
-            by_ai=by_ai,
-            user_id=user_id,
-            public=public,
-            snapshot=game.dump(after),
-            now=now,
-            deadlines=list(deadlines.values()),
-            finished=finished,
-            # in the same transaction as the game-ending move: a crash just after it must not lose the results
-            results=self._result_rows(t, outcome, now) if finished else None,
-            rating=self._rated_game(t, outcome, now) if finished else None,
-            dms=owed,
+            Commit(
+                t.id,
+                n=n,
+                kind="action",
+                seat=seat,
+                action=action,
+                by_ai=by_ai,
+                user_id=user_id,
+                public=public,
+                snapshot=game.dump(after),
+                now=now,
+                deadlines=list(deadlines.values()),
+                finished=finished,
+                # in the same transaction as the game-ending move: a crash just after it must not lose the results
+                results=self._result_rows(t, outcome, now) if finished else None,
+                rating=self._rated_game(t, outcome, now) if finished else None,
+                rater=ratings.RATER,
+                dms=owed,
+            )
         )
         batch.owed.update(user for user, _ in owed or ())
         undoable = bool(game.undoable(before, seat, action))
@@ -380,17 +383,19 @@ class PlayMixin:
             now = self.clock()
             line = f"↩ {t.who(seat)} took back their last action."
             await self.store.append(
-                t.id,
-                n=n,
-                kind="undo",
-                seat=seat,
-                action=None,
-                by_ai=False,
-                user_id=caller.user_id,
-                public=[line],
-                snapshot=game.dump(before),
-                now=now,
-                deadlines=list(t.deadlines.values()),
+                Commit(
+                    t.id,
+                    n=n,
+                    kind="undo",
+                    seat=seat,
+                    action=None,
+                    by_ai=False,
+                    user_id=caller.user_id,
+                    public=[line],
+                    snapshot=game.dump(before),
+                    now=now,
+                    deadlines=list(t.deadlines.values()),
+                )
             )
             t.undo_stack.pop()
             t.state, t.state_no, t.updated = before, n, now

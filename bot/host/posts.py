@@ -236,7 +236,7 @@ class PostsMixin:
 
     async def _replay_post(self, t: Table) -> Outputs:
         """The animated public board of the whole game, rebuilt in a render worker from the seed and the log."""
-        entries = await self.store.log(t.id)
+        entries = await self.store.tables.log(t.id)
         moves = [(e.kind, e.seat, e.action) for e in entries]
         data = await self.pictures.replay(t.game_id, len(t.seats), t.options, t.seed, moves, self.replay_frames)
         text = f"Replay of table {t.id}." if data else f"The replay of table {t.id} could not be drawn, sorry."

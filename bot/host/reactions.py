@@ -120,13 +120,13 @@ class ReactionsMixin:
             if undecided and now < hold.due:
                 return True
             del t.deadlines[seat]
-            await self.store.set_deadlines(t.id, list(t.deadlines.values()))
+            await self.store.tables.set_deadlines(t.id, list(t.deadlines.values()))
             return False
         seconds = t.game.reaction_seconds(t.options)
         if seconds <= 0 or not undecided:
             return False
         t.deadlines[seat] = DeadlineRow(t.id, seat, now, now + seconds, False)
-        await self.store.set_deadlines(t.id, list(t.deadlines.values()))
+        await self.store.tables.set_deadlines(t.id, list(t.deadlines.values()))
         self.wake(t, now + seconds)
         self._pend_board(t, batch)  # the post now says who waits, and offers a way on
         return True

@@ -32,6 +32,12 @@ from typing import Any
 
 from bot.host.tables import Caller, TableHost
 from bot.infra.store import Store
+from bot.infra.store.guilds import GuildRepo
+from bot.infra.store.posts import PostRepo
+from bot.infra.store.ratings import RatingRepo
+from bot.infra.store.seats import SeatRepo
+from bot.infra.store.tables import TableRepo
+from bot.infra.store.web import WebRepo
 from renderers.common import tiny_png
 from rules import registry
 
@@ -165,19 +171,21 @@ def inject(fault: str) -> None:
             await write_held()
             held.append((self, args, kwargs))
 
-    def after_held(name: str) -> Any:
-        real = getattr(Store, name)
+    def after_held(cls: type, name: str) -> Any:
+        real = getattr(cls, name)
 
-        async def call(self: Store, *args: Any, **kwargs: Any) -> Any:
+        async def call(self: Any, *args: Any, **kwargs: Any) -> Any:
             async with lock:
                 await write_held()
             return await real(self, *args, **kwargs)
 
         return call
 
-    for name, member in vars(Store).items():
-        if inspect.iscoroutinefunction(member) and not name.startswith("_") and name not in ("open", "append"):
-            setattr(Store, name, after_held(name))
+    # the store's front and every repository it composes (bot/infra/store/front.py)
+    for cls in (Store, TableRepo, SeatRepo, GuildRepo, RatingRepo, PostRepo, WebRepo):
+        for name, member in list(vars(cls).items()):
+            if inspect.iscoroutinefunction(member) and not name.startswith("_") and name not in ("open", "append"):
+                setattr(cls, name, after_held(cls, name))
     Store.append = append_later  # type: ignore[method-assign]
 
 
