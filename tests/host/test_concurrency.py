@@ -232,10 +232,10 @@ async def test_yellow_fever_burials_from_several_seats_at_once_all_land(make_hos
     fever = _yellow_fever()
     table = host._tables[summary.table_id]  # noqa: SLF001 - the test builds a position the dice rarely deal
     table.state = fever
-    await host.store._db.execute(  # noqa: SLF001
-        "UPDATE tables SET snapshot = ? WHERE id = ?", (canonical_json(game.dump(fever)), summary.table_id)
-    )
-    await host.store._db.commit()  # noqa: SLF001
+    async with host.store.transaction() as tx:
+        await tx.execute(
+            "UPDATE tables SET snapshot = ? WHERE id = ?", (canonical_json(game.dump(fever)), summary.table_id)
+        )
     assert game.to_act(fever) == [0, 1, 2]
     before = summary.state_no
     # London owes one burial, Cadiz and Amsterdam two each: all five arrive at once (/play)

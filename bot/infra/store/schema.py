@@ -31,12 +31,15 @@ class Column:
     null: bool = False
     default: str | None = None
     unique: bool = False
+    primary: bool = False  # the table's one-column primary key
     references: str | None = None  # "table (column)"
     since: int = 0  # 0: with its table
 
     def sql(self, dialect: str) -> str:
         text = f"{self.name} {TYPES[self.kind][DIALECTS.index(dialect)]}"
-        if not self.null and self.kind != "key":
+        if self.primary:
+            text += " PRIMARY KEY"
+        elif not self.null and self.kind != "key":
             text += " NOT NULL"
         if self.default is not None:
             text += f" DEFAULT {self.default}"
@@ -59,14 +62,14 @@ class Table:
     name: str
     since: int
     columns: tuple[Column, ...]
-    key: tuple[str, ...] = ()  # the primary key, when not one ``key`` column
+    key: tuple[str, ...] = ()  # a primary key of several columns
     indexes: tuple[Index, ...] = ()
     copied: bool = True  # whether ``parley db copy`` copies its rows
 
     @property
     def order(self) -> str:
         """The columns that identify a row, in the order ``parley db copy`` reads them."""
-        return ", ".join(self.key) if self.key else next(c.name for c in self.columns if c.kind == "key")
+        return ", ".join(self.key) if self.key else next(c.name for c in self.columns if c.kind == "key" or c.primary)
 
     def create(self, dialect: str) -> str:
         columns = [c for c in self.columns if c.since in (0, self.since)]
@@ -129,14 +132,14 @@ SCHEMA: tuple[Table, ...] = (
         Column("reminded", "int", default="0"),
     ), key=("table_id", "seat")),
     Table("guild_settings", 1, (
-        Column("guild_id", "id"),
+        Column("guild_id", "id", primary=True),
         Column("host_role_id", "id", null=True),
         Column("anyone_can_open", "int", default="0"),
         Column("turn_limit_seconds", "int", default="86400"),
         Column("ai_takeover", "int", default="1"),
         # the setting that turns the web pages off (bot/transports/web/)
         Column("web_pages", "int", default="1", since=8),
-    ), key=("guild_id",)),
+    )),
     Table("results", 1, (
         Column("table_id", "id"),
         Column("guild_id", "id"),
@@ -154,12 +157,12 @@ SCHEMA: tuple[Table, ...] = (
     # the channel message that shows a table's current board, so a restarted bot edits it in place; and the
     # state number it shows, so a restart can tell that a crash lost the newest board
     Table("board_posts", 2, (
-        Column("table_id", "id"),
+        Column("table_id", "id", primary=True),
         Column("board_key", "text"),
         Column("channel_id", "id"),
         Column("message_id", "id"),
         Column("state_no", "int", null=True, since=4),
-    ), key=("table_id",)),
+    )),
     # skill ratings (bot/host/ratings.py): one per server, game and player (a user id, or "ai:<level>"); each
     # rated seat's change, which is also what the end-of-game line shows; and a marker that the games finished
     # before this step are still to be rated (bot/host/ratings_rebuild.py, done once at start-up)
@@ -222,14 +225,14 @@ SCHEMA: tuple[Table, ...] = (
     # on first use; the key that signs seat links, made once and shared by every process of a cluster; how many
     # times a player's seat links were revoked (they left or were kicked: a link made before is refused)
     Table("web_links", 8, (
-        Column("table_id", "id"),
+        Column("table_id", "id", primary=True),
         Column("slug", "text", unique=True),
         Column("created", "real"),
-    ), key=("table_id",)),
+    )),
     Table("web_keys", 8, (
-        Column("name", "text"),
+        Column("name", "text", primary=True),
         Column("value", "text"),
-    ), key=("name",)),
+    )),
     Table("web_revoked", 8, (
         Column("table_id", "id"),
         Column("user_id", "id"),
