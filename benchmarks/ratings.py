@@ -122,7 +122,7 @@ async def run(games: int, url: str | None) -> None:
             started = time.perf_counter()
             rated = await rebuild(store)
             took = time.perf_counter() - started
-            print(f"rebuild_ratings: {rated} games in {took:.2f} s ({took / max(rated, 1) * 1e3:.2f} ms per game)")
+            print(f"ratings rebuild: {rated} games in {took:.2f} s ({took / max(rated, 1) * 1e3:.2f} ms per game)")
         finally:
             await store.close()
 

@@ -77,3 +77,11 @@ def test_no_two_modules_import_each_other() -> None:
     # in two files: the shared part belongs in a third module both import
     for package in ("rules", "renderers", "bot"):
         assert _cycles(package) == [], package
+
+
+def test_the_infrastructure_never_imports_the_host() -> None:
+    # bot/infra (the store, worker pools, lease, shards) serves the host; the host's logic that needs storage
+    # (the ratings rebuild replaying games through their engines) lives on the host's side
+    for path in _files("bot/infra"):
+        bad = sorted(m for m in _modules_imported(path) if m == "bot.host" or m.startswith("bot.host."))
+        assert not bad, f"{path.relative_to(ROOT)} imports {bad}"

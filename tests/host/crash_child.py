@@ -145,6 +145,10 @@ class Player:
             await self.step()
 
 
+#: how long a held move waits before it is written (``no-commit``)
+HELD_SECONDS = 0.05
+
+
 def inject(fault: str) -> None:
     """Break the host's storage on purpose, so the crash test can prove it notices (never used otherwise).
 
@@ -163,6 +167,9 @@ def inject(fault: str) -> None:
 
     async def write_held() -> None:
         while held:
+            # a commit that takes a moment, as a real one under load does: a whole move's commit is one quick
+            # call on SQLite, and a kill right after the acknowledgement must still find it unwritten
+            await asyncio.sleep(HELD_SECONDS)
             store, args, kwargs = held.pop(0)
             await real_append(store, *args, **kwargs)
 
