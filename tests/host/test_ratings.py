@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.__main__ import main
+from bot.cli.main import main
 from bot.host import ratings as R
 from bot.host.ratings_rebuild import rated_games, rebuild
 from bot.host.tables import Caller, TableHost
