@@ -326,7 +326,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pg", default=PG_SERVER, help="PostgreSQL server (a schema is created and dropped there)")
     parser.add_argument("--tables", default="200,500", help="host load points")
     parser.add_argument("--actions", type=int, default=600, help="measured moves per load point")
-    parser.add_argument("--commits", type=int, default=300, help="commits timed per store")
+    parser.add_argument(
+        "--commits", type=int, default=None, help="commits timed per store (default 300; 2000 with --commit-only)"
+    )
     parser.add_argument("--processes", type=int, default=None, help="render worker processes (default one per core)")
     parser.add_argument("--quick", action="store_true", help="fewer samples (80 moves per point, 100 commits)")
     parser.add_argument(
@@ -336,13 +338,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.commit_only:
-        c = asyncio.run(measure_commit_only(commits=args.commits if args.commits != 300 else 2000))
+        c = asyncio.run(measure_commit_only(commits=args.commits or 2000))
         print(
             f"sqlite: CPU per append {c['append'] * 1e6:.0f} µs; floor (SQLite's own commit of the same statements)"
             f" {c['floor'] * 1e6:.0f} µs; append ÷ floor {c['append'] / c['floor']:.1f}×"
         )
         return 0
-    actions, commits, moves = (80, 100, 30) if args.quick else (args.actions, args.commits, 100)
+    actions, commits, moves = (80, 100, 30) if args.quick else (args.actions, args.commits or 300, 100)
     r = asyncio.run(
         measure_stores(
             tables=[int(t) for t in args.tables.split(",")],
