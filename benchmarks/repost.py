@@ -68,7 +68,7 @@ async def lost_boards_database(path: str, games: list[str] | None = None) -> int
             summary = host.table_for(channel)
             assert summary is not None and summary.status == "running", game_id
             # what the transport saved for the board before the last move; the last move's post was lost
-            await host.store.save_board_post(summary.table_id, "lost", channel, 1, summary.state_no - 1)
+            await host.store.posts.save_board_post(summary.table_id, "lost", channel, 1, summary.state_no - 1)
         return len(chosen)
     finally:
         await host.close()

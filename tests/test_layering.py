@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import sys
-import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -143,12 +142,6 @@ def test_the_circle_check_finds_a_circle_of_three() -> None:
 #: the folders of bot, each allowed to import only the folders after it (and itself, and the layers below bot)
 FOLDERS = ("bot.cli", "bot.transports", "bot.host", "bot.infra")
 
-#: imports that break the folder order, each with the work that removes it; reported, not failed
-KNOWN = {
-    ("bot.infra.store.base", "bot.host.ratings"): "the ratings rebuild moves out of the store (issue 24, point 3)",
-}
-
-
 def _folder(module: str) -> str | None:
     return next((f for f in FOLDERS if module == f or module.startswith(f + ".")), None)
 
@@ -171,11 +164,7 @@ def _against_the_folders(edges: dict[str, set[str]]) -> list[tuple[str, str]]:
 def test_bot_folders_point_one_way() -> None:
     # cli → transports → host → infra: the store and the workers know nothing of tables or Discord, the host
     # nothing of Discord, the web or the command line
-    bad = _against_the_folders(_edges("bot"))
-    for edge in bad:
-        if edge in KNOWN:
-            warnings.warn(f"{edge[0]} imports {edge[1]}, against the folder order: {KNOWN[edge]}", stacklevel=1)
-    assert [edge for edge in bad if edge not in KNOWN] == []
+    assert _against_the_folders(_edges("bot")) == []
 
 
 def test_the_folder_check_catches_an_import_upwards() -> None:

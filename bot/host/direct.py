@@ -39,10 +39,10 @@ class Direct:
         )
         served = {t.id for t in here}
         elsewhere: list[tuple[int, str]] = []  # (channel, game) of the caller's tables other processes serve
-        for table_id, seats in (await self.store.seats_of_tables_with_status("running")).items():
+        for table_id, seats in (await self.store.seats.by_status("running")).items():
             if table_id in served or not any(s.user_id == caller.user_id and s.ai_level is None for s in seats):
                 continue
-            row = await self.store.get_table(table_id)
+            row = await self.store.tables.get(table_id)
             if row is not None and row.status == "running":
                 elsewhere.append((row.channel_id, row.game_id))
         others = [f"<#{t.channel_id}> ({title_of(t.game_id)})" for t in here[1:]]

@@ -23,11 +23,11 @@ class GuildSettings:
         """The server's settings (host_role_id, anyone_can_open, turn_limit_seconds, ai_takeover, web_pages); the
         caller must not change the dict it gets."""
         if guild_id not in self._known:
-            self._known[guild_id] = await self.store.settings(guild_id)
+            self._known[guild_id] = await self.store.guilds.settings(guild_id)
         return self._known[guild_id]
 
     async def save(self, guild_id: int, values: dict[str, Any]) -> None:
-        await self.store.save_settings(guild_id, values)
+        await self.store.guilds.save_settings(guild_id, values)
         self._known[guild_id] = values
 
 
@@ -65,10 +65,12 @@ class GuildCommands:
     async def stats(self, caller: Caller, user_id: int | None = None) -> Outputs:
         # everything shown is this server's: a member's games elsewhere are not this server's business
         uid = caller.user_id if user_id is None else user_id
-        rows = await self.store.user_stats(caller.guild_id, uid)
-        name = None if uid == caller.user_id else await self.store.user_name(caller.guild_id, uid)
+        rows = await self.store.guilds.user_stats(caller.guild_id, uid)
+        name = None if uid == caller.user_id else await self.store.guilds.user_name(caller.guild_id, uid)
         who = "You have" if uid == caller.user_id else f"{escape_name(name) if name else 'That member'} has"
-        rated = {g: (r, rank) for g, r, rank in await self.store.user_ratings(caller.guild_id, uid)}
+        rated = {g: (r, rank) for g, r, rank in await self.store.ratings.of_user(
+            caller.guild_id, uid, min_games=ratings.MIN_GAMES
+        )}
         # a game only left half-way has no result row (the AI finished it) but is rated all the same
         played_games = {g for g, _, _ in rows}
         rows += [(g, 0, 0) for g in sorted(rated) if g not in played_games]
@@ -92,7 +94,7 @@ class GuildCommands:
             game = registry.get(game_id)
         except KeyError:
             return refuse("no_such_game", game=quote(game_id), games=", ".join(registry.game_ids()))
-        rows = await self.store.rating_board(caller.guild_id, game.info.id)
+        rows = await self.store.ratings.board(caller.guild_id, game.info.id, min_games=ratings.MIN_GAMES)
         if not rows:
             return Outputs(reply=f"Nobody has {ratings.MIN_GAMES} rated {game.info.title} games on this server yet.")
         lines = [f"**{game.info.title}** leaderboard · skill μ − 3σ · after {ratings.MIN_GAMES} rated games"]
@@ -103,7 +105,7 @@ class GuildCommands:
         return Outputs(reply="\n".join(lines))
 
     async def forget_me(self, caller: Caller) -> Outputs:
-        n = await self.store.forget_user(caller.user_id)
+        n = await self.store.guilds.forget_user(caller.user_id)
         return Outputs(reply=f"Deleted your statistics and ratings on every server ({n} game results).")
 
     @staticmethod

@@ -51,10 +51,10 @@ class TableIndex:
         tid = self.live.get(channel_id, self.last.get(channel_id))
         if tid is not None and tid in self.tables:
             return self.tables[tid]
-        row = await self.store.last_table_in(channel_id)
+        row = await self.store.tables.last_in(channel_id)
         if row is None or row.status not in ("finished", "abandoned") or channel_id in self.live:
             return None
-        t = Table.from_row(row, await self.store.seats(row.id))
+        t = Table.from_row(row, await self.store.seats.of(row.id))
         self.tables[t.id] = t
         self.retire(t)
         return t
@@ -62,7 +62,7 @@ class TableIndex:
     async def abandon(self, t: Table) -> None:
         """End the table early: stored as abandoned, and retired."""
         now = self.clock()
-        await self.store.set_status(t.id, "abandoned", now)
+        await self.store.tables.set_status(t.id, "abandoned", now)
         t.status, t.updated = "abandoned", now
         t.deadlines.clear()
         self.retire(t)

@@ -86,7 +86,7 @@ class Lobby:
             seed = seed if seed is not None else f"{self.rand.getrandbits(64):016x}"
             ai_seed = f"{self.rand.getrandbits(64):016x}"
             seats = [SeatRow(0, caller.user_id, caller.name, None)] if seat else []
-            tid = await self.store.create_table(
+            tid = await self.store.tables.create(
                 guild_id=caller.guild_id,
                 channel_id=caller.channel_id,
                 game_id=game.info.id,
@@ -151,7 +151,7 @@ class Lobby:
                 return Outputs(ok=False, reply=got)
             t.seats.append(SeatRow(got, caller.user_id, caller.name, None))
             t.seats.sort(key=lambda s: s.seat)
-            await self.store.save_seats(t.id, t.seats, now)
+            await self.store.seats.save(t.id, t.seats, now)
             t.updated = now
             return lobby_out(t, f"You have seat {got + 1}.")
         vacant = self._open_seats(t, caller.user_id)
@@ -171,13 +171,13 @@ class Lobby:
         # the player a take-over replaces in the seat row is remembered: they saw this seat's private view
         replaced = [(target, int(s.user_id))] if s.user_id is not None and s.user_id != caller.user_id else []
         s.user_id, s.name, s.ai_level, s.vacated, s.reachable = caller.user_id, caller.name, None, False, True
-        await self.store.save_seats(t.id, t.seats, now, held=replaced)
+        await self.store.seats.save(t.id, t.seats, now, held=replaced)
         assert t.replaced is not None  # loaded by _members above
         for seat_no, user in replaced:
             t.replaced.setdefault(user, set()).add(seat_no)
         batch = Batch()
         to_act = tuple(t.game.to_act(t.state))
-        await self.store.set_deadlines(t.id, await self.turns.arm(t, to_act, to_act, force=[target]))
+        await self.store.tables.set_deadlines(t.id, await self.turns.arm(t, to_act, to_act, force=[target]))
         batch.note(
             note(t, f"{escape_name(caller.name)} takes over seat {target + 1} ({seat_label(t.game, target)}).")
         )
@@ -217,7 +217,7 @@ class Lobby:
         was_host = gone.user_id == t.host_id
         if t.status == "lobby":
             t.seats = [s for s in t.seats if s.seat != seat]
-            await self.store.save_seats(t.id, t.seats, now, kick=kick)
+            await self.store.seats.save(t.id, t.seats, now, kick=kick)
             t.updated = now
             heir = await self._host_after(t, now, by=by) if was_host and not keep_host else None
             if heir is False:
@@ -229,11 +229,11 @@ class Lobby:
             return out
         s = t.seats[seat]
         s.ai_level, s.vacated = self.ai_takeover_level, True
-        await self.store.save_seats(t.id, t.seats, now, kick=kick)
+        await self.store.seats.save(t.id, t.seats, now, kick=kick)
         if s.user_id is not None:
-            await self.store.revoke_web_links(t.id, int(s.user_id))  # their seat page closes (bot/transports/web/)
+            await self.store.web.revoke(t.id, int(s.user_id))  # their seat page closes (bot/transports/web/)
         t.deadlines.pop(seat, None)
-        await self.store.set_deadlines(t.id, list(t.deadlines.values()))
+        await self.store.tables.set_deadlines(t.id, list(t.deadlines.values()))
         batch = Batch()
         batch.note(
             note(t, f"{why}; an AI plays seat {seat + 1} ({seat_label(t.game, seat)}) until someone joins it.")
@@ -261,15 +261,15 @@ class Lobby:
 
     async def _set_host(self, t: Table, user_id: int, name: str, now: float) -> None:
         t.host_id, t.host_name = user_id, name
-        await self.store.set_host(t.id, user_id, now, name)
+        await self.store.tables.set_host(t.id, user_id, now, name)
 
     async def _members(self, t: Table) -> None:
         """Load who may sit where (kicks, players replaced in their seats) the first time a table needs it."""
         if t.kicked is None:
-            t.kicked = await self.store.kicks(t.id)
+            t.kicked = await self.store.seats.kicks(t.id)
         if t.replaced is None:
             replaced: dict[int, set[int]] = {}
-            for seat, user in await self.store.seat_history(t.id):
+            for seat, user in await self.store.seats.history(t.id):
                 replaced.setdefault(user, set()).add(seat)
             t.replaced = replaced
 
@@ -307,7 +307,7 @@ class Lobby:
             return refuse("already_kicked", who=shown)
         kick = KickRow(user_id, caller.user_id, caller.moderator, self.clock())
         if seat is None:
-            await self.store.save_seats(t.id, t.seats, kick.at, kick=kick)
+            await self.store.seats.save(t.id, t.seats, kick.at, kick=kick)
             t.kicked[user_id] = kick
             return Outputs(
                 reply=f"{shown} holds no seat here and now cannot take one at this table while its game runs"
@@ -337,7 +337,7 @@ class Lobby:
             return refuse("not_kicked", who=shown)
         if kick.by_moderator and not caller.moderator:
             return refuse("moderators_kick", who=shown)
-        await self.store.lift_kick(t.id, user_id)
+        await self.store.seats.lift_kick(t.id, user_id)
         del t.kicked[user_id]
         return Outputs(
             reply=f"{shown} may sit at this table again.",
@@ -393,7 +393,7 @@ class Lobby:
         t.seats.append(SeatRow(got, None, f"AI {n_ai} ({shown})", stored))
         t.seats.sort(key=lambda s: s.seat)
         now = self.clock()
-        await self.store.save_seats(t.id, t.seats, now)
+        await self.store.seats.save(t.id, t.seats, now)
         t.updated = now
         return lobby_out(t, f"Added an AI ({shown}) at seat {got + 1}.")
 
@@ -404,7 +404,7 @@ class Lobby:
         gone = ais[-1]
         t.seats.remove(gone)
         now = self.clock()
-        await self.store.save_seats(t.id, t.seats, now)
+        await self.store.seats.save(t.id, t.seats, now)
         t.updated = now
         return lobby_out(t, f"Removed the AI at seat {gone.seat + 1}.")
 
@@ -422,10 +422,10 @@ class Lobby:
         ]
         state = game.new(len(seats), t.options, t.seed)
         now = self.clock()
-        await self.store.begin_game(t.id, seats, game.dump(state), now)
+        await self.store.tables.begin(t.id, seats, game.dump(state), now)
         t.seats, t.state, t.state_no, t.status, t.updated = seats, state, 0, "running", now
         to_act = tuple(game.to_act(state))
-        await self.store.set_deadlines(t.id, await self.turns.arm(t, (), to_act))
+        await self.store.tables.set_deadlines(t.id, await self.turns.arm(t, (), to_act))
         t.turn_key, t.turn_to_act = f"{t.id}:0", to_act
         order = ", ".join(t.who(s.seat) for s in seats)
         t.turn_lines = [f"The game begins. Seats: {order}."]

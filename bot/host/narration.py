@@ -47,7 +47,7 @@ class Narration:
                 post.state_no = t.state_no  # what dm_sent clears: this DM and any older one of the same table
             # news committed with its moves is owed already (bot.host.turns); what else this call tells is owed from now
             rows = [(t.id, user, t.state_no, post.text) for user, post in out.private if user not in batch.owed]
-            await self.store.owe_dms(rows, self.clock())
+            await self.store.posts.owe_dms(rows, self.clock())
         return out
 
     async def _assemble(self, t: Table, batch: Batch, *, reply: str, ok: bool) -> Outputs:
@@ -125,7 +125,7 @@ class Narration:
 
     async def replay_post(self, t: Table) -> Outputs:
         """The animated public board of the whole game, rebuilt in a render worker from the seed and the log."""
-        entries = await self.store.log(t.id)
+        entries = await self.store.tables.log(t.id)
         moves = [(e.kind, e.seat, e.action) for e in entries]
         data = await self.pictures.replay(t.game_id, len(t.seats), t.options, t.seed, moves, self.replay_frames)
         text = f"Replay of table {t.id}." if data else f"The replay of table {t.id} could not be drawn, sorry."

@@ -141,17 +141,17 @@ class Reading:
         t = self.index.active(caller.channel_id)
         row: TableRow | None
         if t is not None:
-            row = await self.store.get_table(t.id)
+            row = await self.store.tables.get(t.id)
         else:
-            row = await self.store.last_table_in(caller.channel_id)
+            row = await self.store.tables.last_in(caller.channel_id)
         if row is None:
             return refuse("no_history")
-        entries = await self.store.log(row.id)
+        entries = await self.store.tables.log(row.id)
         game = registry.get(row.game_id)
         if row.status in ("finished", "abandoned"):
             # the game is over: the whole record, every move's action text (the seed stays in the store: a seed never
             # reaches a message, whatever the game's state)
-            seats = await self.store.seats(row.id)
+            seats = await self.store.seats.of(row.id)
             names = {s.seat: f"{escape_name(s.name)} ({seat_label(game, s.seat)})" for s in seats}
             lines = [f"**{game.info.title}** · table {row.id} · {row.status} · full record"]
             for e in entries:
@@ -224,7 +224,7 @@ class Reading:
             # a player cut off from DMs who comes for their hand may have opened them: the next news is tried again
             async with t.lock:
                 t.seats[seat].reachable = True
-                await self.store.save_seats(t.id, t.seats, self.clock())
+                await self.store.seats.save(t.id, t.seats, self.clock())
         mine = game.view(t.state, seat)
         text = private_summary(game, public, mine, seat) or "You hold nothing secret right now."
         image = await self.pictures.render(t.game_id, mine, seat)
@@ -256,7 +256,7 @@ class Reading:
             for s in hit:
                 s.reachable = False
                 self.dm_failed_at[(t.id, s.seat)] = now  # tried again on news DM_RETRY_SECONDS from now (bot.host.timers)
-            await self.store.save_seats(t.id, t.seats, now)
+            await self.store.seats.save(t.id, t.seats, now)
             if again:
                 return Outputs(channel_id=channel_id)  # a retry that failed: the table was told the first time
             name = escape_name(hit[0].name)

@@ -17,6 +17,7 @@ from bot.host.index import TableIndex
 from bot.host.narration import Narration
 from bot.host.outputs import clip
 from bot.host.posts import Batch, pend_board
+from bot.host.ratings_rebuild import rate_earlier_games
 from bot.host.table import Table
 from bot.infra.replay import current_turn, replay_steps, same_state
 from bot.infra.store import DeadlineRow, LogRow, SeatRow, Store, TableRow
@@ -57,13 +58,14 @@ class Restore:
         replay checked against the snapshot, with a loud ERROR log line on a mismatch, when the table is first
         touched (:meth:`_load`): start-up stays quick with thousands of stored tables."""
         await self.store.open()
+        await rate_earlier_games(self.store)
         live = ("lobby", "running")
         # in a cluster, only the tables of guilds on this process's shards: their timers, AI seats and lost
         # boards are this process's to serve, the others' belong to the process holding their shards
-        rows = [row for row in await self.store.tables_with_status(*live) if self.owns_guild(row.guild_id)]
-        seats = await self.store.seats_of_tables_with_status(*live)
+        rows = [row for row in await self.store.tables.with_status(*live) if self.owns_guild(row.guild_id)]
+        seats = await self.store.seats.by_status(*live)
         deadlines: dict[int, dict[int, DeadlineRow]] = {}
-        for d in await self.store.deadlines():
+        for d in await self.store.tables.deadlines():
             deadlines.setdefault(d.table_id, {})[d.seat] = d
         for row in rows:
             try:
@@ -92,7 +94,7 @@ class Restore:
                 now = self.clock()
                 for s in missing:
                     t.deadlines[s] = DeadlineRow(t.id, s, now, now + limit, False)
-                await self.store.set_deadlines(t.id, list(t.deadlines.values()))
+                await self.store.tables.set_deadlines(t.id, list(t.deadlines.values()))
             players = row.players
 
             async def load() -> None:
@@ -111,7 +113,7 @@ class Restore:
         the snapshot, which is what players saw), then pick up the turn in progress."""
         game = t.game
         assert t.state is not None
-        entries = await self.store.log(t.id)
+        entries = await self.store.tables.log(t.id)
         steps: list[tuple[LogRow | None, State]] = []
         try:
             steps = await asyncio.to_thread(replay_steps, game, players, t.options, t.seed, entries)
@@ -138,7 +140,7 @@ class Restore:
     async def dm_sent(self, table_id: int, user_id: int, state_no: int) -> None:
         """The transport sent a DM (or the user refuses DMs): it is no longer owed."""
         try:
-            await self.store.dm_sent(table_id, user_id, state_no)
+            await self.store.posts.dm_sent(table_id, user_id, state_no)
         except Exception as exc:  # noqa: BLE001 - at worst the DM is sent again after a restart
             self.health.internal_errors += 1
             log.error("could not mark a DM sent: %s", type(exc).__name__)
@@ -148,11 +150,11 @@ class Restore:
         picture is left out: it showed a moment that has passed; /hand shows the private view now)."""
         outs: list[Outputs] = []
         owned: dict[int, bool] = {}
-        for table_id, user_id, state_no, text in await self.store.dms_owed():
+        for table_id, user_id, state_no, text in await self.store.posts.dms_owed():
             t = self.index.tables.get(table_id)
             if t is None and table_id not in owned:
                 # a finished table is not restored: in a cluster, its guild says whose DM this is to send
-                row = await self.store.get_table(table_id)
+                row = await self.store.tables.get(table_id)
                 owned[table_id] = row is not None and self.owns_guild(row.guild_id)
             if t is None and not owned[table_id]:
                 continue
@@ -166,7 +168,7 @@ class Restore:
         """After a crash: a fresh board post for every running table whose saved board post shows an older state
         than the committed one (the move was acknowledged, but the bot died before its board post arrived)."""
         outs: list[Outputs] = []
-        for table_id, shown in (await self.store.shown_states()).items():
+        for table_id, shown in (await self.store.posts.shown_states()).items():
             t = self.index.tables.get(table_id)
             if t is None or t.status != "running" or shown >= t.state_no:
                 continue

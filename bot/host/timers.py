@@ -71,7 +71,7 @@ class Timers:
             async with t.lock:
                 for s in due:
                     s.reachable = True
-                await self.store.save_seats(t.id, t.seats, now)
+                await self.store.seats.save(t.id, t.seats, now)
 
     async def tick(self) -> list[Outputs]:
         """Close idle lobbies, send half-time reminders, take timed-out moves, and let AI seats move that
@@ -128,7 +128,7 @@ class Timers:
                     await self._time_out(t, seat, settings["ai_takeover"], batch)
                 elif not d.reminded and now >= d.started + (d.due - d.started) / 2:
                     d.reminded = True
-                    await self.store.set_deadlines(t.id, list(t.deadlines.values()))
+                    await self.store.tables.set_deadlines(t.id, list(t.deadlines.values()))
                     s = t.seats[seat]
                     left = duration(d.due - now)
                     text = say("reminder", name=escape_name(s.name), title=game.info.title, table=t.id, left=left)

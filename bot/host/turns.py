@@ -24,7 +24,7 @@ from bot.host.refusals import refusal
 from bot.host.table import Table
 from bot.infra.aipool import AI_ONLY_TABLE, HUMAN_TABLE, AIPool, split_level
 from bot.infra.pictures import Pictures
-from bot.infra.store import DeadlineRow, Store
+from bot.infra.store import Commit, DeadlineRow, Store
 from rules.core import IllegalAction, Outcome
 
 log = logging.getLogger("parley.tables")
@@ -124,22 +124,25 @@ class Turns:
         # owed with the move itself: a crash while its pictures are drawn must not lose a player's news
         owed = self._owed_news(t, news, views[1]) if self.narration.dms_tracked else None
         changes = await self.store.append(
-            t.id,
-            n=n,
-            kind="action",
-            seat=seat,
-            action=action,
-            by_ai=by_ai,
-            user_id=user_id,
-            public=public,
-            snapshot=game.dump(after),
-            now=now,
-            deadlines=list(deadlines.values()),
-            finished=finished,
-            # in the same transaction as the game-ending move: a crash just after it must not lose the results
-            results=self._result_rows(t, outcome, now) if finished else None,
-            rating=self._rated_game(t, outcome, now) if finished else None,
-            dms=owed,
+            Commit(
+                t.id,
+                n=n,
+                kind="action",
+                seat=seat,
+                action=action,
+                by_ai=by_ai,
+                user_id=user_id,
+                public=public,
+                snapshot=game.dump(after),
+                now=now,
+                deadlines=list(deadlines.values()),
+                finished=finished,
+                # in the same transaction as the game-ending move: a crash just after it must not lose the results
+                results=self._result_rows(t, outcome, now) if finished else None,
+                rating=self._rated_game(t, outcome, now) if finished else None,
+                rater=ratings.RATER,
+                dms=owed,
+            )
         )
         batch.owed.update(user for user, _ in owed or ())
         undoable = bool(game.undoable(before, seat, action))
@@ -360,17 +363,19 @@ class Turns:
         now = self.clock()
         line = f"↩ {t.who(seat)} took back their last action."
         await self.store.append(
-            t.id,
-            n=n,
-            kind="undo",
-            seat=seat,
-            action=None,
-            by_ai=False,
-            user_id=caller.user_id,
-            public=[line],
-            snapshot=game.dump(before),
-            now=now,
-            deadlines=list(t.deadlines.values()),
+            Commit(
+                t.id,
+                n=n,
+                kind="undo",
+                seat=seat,
+                action=None,
+                by_ai=False,
+                user_id=caller.user_id,
+                public=[line],
+                snapshot=game.dump(before),
+                now=now,
+                deadlines=list(t.deadlines.values()),
+            )
         )
         t.undo_stack.pop()
         t.state, t.state_no, t.updated = before, n, now
@@ -389,13 +394,13 @@ class Turns:
             if waiting and now < hold.due:
                 return True
             del t.deadlines[seat]
-            await self.store.set_deadlines(t.id, list(t.deadlines.values()))
+            await self.store.tables.set_deadlines(t.id, list(t.deadlines.values()))
             return False
         seconds = t.game.reaction_seconds(t.options)
         if seconds <= 0 or not waiting:
             return False
         t.deadlines[seat] = DeadlineRow(t.id, seat, now, now + seconds, False)
-        await self.store.set_deadlines(t.id, list(t.deadlines.values()))
+        await self.store.tables.set_deadlines(t.id, list(t.deadlines.values()))
         self.background.wake(t, now + seconds)
         pend_board(t, batch)  # the post now says who waits, and offers a way on
         return True

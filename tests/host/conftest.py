@@ -88,7 +88,7 @@ async def raw_read(url: str, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
     store = Store(url)
     await store.open()
     try:
-        return await store._fetch(sql, args)  # noqa: SLF001 - tests look inside
+        return await store.db.fetch(sql, args)  # noqa: SLF001 - tests look inside
     finally:
         await store.close()
 

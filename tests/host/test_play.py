@@ -116,7 +116,7 @@ async def test_concurrent_different_commands_keep_the_log_consistent(host: Table
         host.play(ANA, "mark"), host.play(ANA, "mark"), host.status(BEN), host.undo(ANA), host.hand(BEN)
     )
     summary = host.table_for(CHANNEL)
-    log = await host.store.log(summary.table_id)
+    log = await host.store.tables.log(summary.table_id)
     assert [e.n for e in log] == list(range(1, summary.state_no + 1))
 
 
@@ -210,7 +210,7 @@ async def test_leave_and_kick_hand_the_seat_to_an_ai_and_join_takes_it_back(host
     await host.play(ANA, "end")
     summary = host.table_for(CHANNEL)
     assert summary.status == "running" and summary.to_act == (0,)
-    assert len(await host.store.log(summary.table_id)) > 4  # the AIs played seats 2 and 3
+    assert len(await host.store.tables.log(summary.table_id)) > 4  # the AIs played seats 2 and 3
     assert not (await host.join(BEN, seat=0)).ok
     back = await host.join(BEN, seat=1)
     assert back.ok

@@ -61,7 +61,7 @@ def test_parley_run_serves_the_factory_host_which_draws_in_worker_processes(
         client.run(settings)
     [host] = built
     assert host.pictures.processes == default_render_processes() and host.pictures.pool is not None
-    assert host.store.path == str(tmp_path / "db.sqlite3")
+    assert host.store.db.path == str(tmp_path / "db.sqlite3")
 
 
 async def production(tmp_path: Path, processes: int, renderer: object, **options: object) -> TableHost:

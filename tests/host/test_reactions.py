@@ -56,7 +56,7 @@ async def test_an_ai_next_seat_waits_while_a_person_may_challenge_then_moves(
     post = board(out)
     assert post.optional == [("challenge", f"Challenge Amsterdam's move of {s}")] and post.decline
     assert f"waits {WAIT} s" in post.text and "Ben (London) may challenge Amsterdam's move" in post.text
-    stored = await host.store.deadlines(table.table_id)
+    stored = await host.store.tables.deadlines(table.table_id)
     assert [(d.seat, d.due - clock.now) for d in stored] == [(2, WAIT)]  # the hold is stored: it survives restarts
     # the waiting opponent finds the challenge in the picker and in /play's list; the mover does not
     assert [c.action for c in await host.choices(BEN)] == ["challenge"]
@@ -67,9 +67,9 @@ async def test_an_ai_next_seat_waits_while_a_person_may_challenge_then_moves(
     [out] = await host.tick()
     after = host.table_for(CHANNEL)
     assert after.state_no > table.state_no and after.to_act == (1,)  # the AI moved; Ben's turn
-    log = await host.store.log(table.table_id)
+    log = await host.store.tables.log(table.table_id)
     assert [e.seat for e in log[table.state_no :]] == [2] * (after.state_no - table.state_no)
-    assert [d.seat for d in await host.store.deadlines(table.table_id)] == [1]  # Ben's turn limit, no hold
+    assert [d.seat for d in await host.store.tables.deadlines(table.table_id)] == [1]  # Ben's turn limit, no hold
     if state_of(host)["challenge"] is not None:  # the AI's own long move may be challenged by Ana now
         assert [c.action for c in await host.choices(ANA)] == ["challenge"]
 

@@ -13,7 +13,7 @@ HOUR = 3600.0
 async def test_deadlines_default_to_a_day_and_are_stored(host: TableHost, clock: Clock) -> None:
     await running(host, BEN)
     summary = host.table_for(CHANNEL)
-    stored = await host.store.deadlines(summary.table_id)
+    stored = await host.store.tables.deadlines(summary.table_id)
     assert [(d.seat, d.due - d.started) for d in stored] == [(0, 24 * HOUR)]
 
 
@@ -36,9 +36,9 @@ async def test_half_time_reminder_by_dm_once_then_ai_takes_the_whole_turn(host: 
     assert "Ana ran out of time; the AI moves for them" in text
     summary = host.table_for(CHANNEL)
     assert summary.to_act == (1,)  # Ana's turn was finished for her
-    log = await host.store.log(summary.table_id)
+    log = await host.store.tables.log(summary.table_id)
     assert log[-1].by_ai and log[-1].seat == 0
-    stored = await host.store.deadlines(summary.table_id)
+    stored = await host.store.tables.deadlines(summary.table_id)
     assert [(d.seat, d.due) for d in stored] == [(1, clock.now + 2 * HOUR)]
 
 
@@ -59,7 +59,7 @@ async def test_without_ai_takeover_the_games_default_action_is_applied(host: Tab
     [out] = await host.tick()
     assert "the default move is applied" in "\n".join(p.text for p in out.public)
     summary = host.table_for(CHANNEL)
-    log = await host.store.log(summary.table_id)
+    log = await host.store.tables.log(summary.table_id)
     assert log[-1].action == "end"  # the toy game's timeout_action: the last legal action
     assert state_of(host)["marks"] == marks and summary.to_act == (1,)
 

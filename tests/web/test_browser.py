@@ -213,7 +213,7 @@ async def _step(site: Site, b: Browser, slug: str) -> None:
     await b.wait(lambda d: _at(d) == 1 and d.find_element("id", "board").get_attribute("src").endswith("/board/1.png"))
     await scrub(4)
     await b.wait(lambda d: _at(d) == 4)
-    log = await site.host.store.log(site.host.table_for(CHANNEL).table_id)
+    log = await site.host.store.tables.log(site.host.table_for(CHANNEL).table_id)
     assert log[3].public[0] in await b.run(_text, b.driver, "lines")
     await b.run(key, Keys.END)
     await b.wait(lambda d: _at(d) == total)
