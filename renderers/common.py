@@ -452,6 +452,7 @@ class Palette:
         self.image = image
         self._entries: dict[Any, int] = {}
         self._sprites = _Patches(4 << 20)
+        self._shades: dict[Any, list[int]] = {}
         #: blended labels on plain backgrounds, see :meth:`Picture.label`
         self.patches = _Patches(2 << 20)
 
@@ -466,6 +467,21 @@ class Palette:
                 raise ValueError(f"a palette picture paints opaque colours ({colour!r}): blend it with Picture.tint")
             probe = self.map(Image.new("RGB", (1, 1), rgba[:3]))
             hit = self._entries[colour] = int(probe.getpixel((0, 0)))  # type: ignore[arg-type]
+        return hit
+
+    def shades(self, colour: Any, alpha: int) -> list[int]:
+        """For each entry, the entry a pixel of it becomes under ``colour`` at ``alpha``: blended in RGB as
+        :meth:`Picture.tint` blends, then mapped back as it maps (every pixel of one entry gives the same pixel)."""
+        key = ("shades", colour, alpha)
+        hit = self._shades.get(key)
+        if hit is None:
+            entries = Image.new("P", (256, 1))
+            entries.putdata(range(256))
+            entries.putpalette(self.image.getpalette())  # type: ignore[arg-type]
+            rgb = entries.convert("RGB").im
+            ink = ImageColor.getrgb(colour) if isinstance(colour, str) else colour
+            rgb.paste(ink, (0, 0, 256, 1), Image.new("L", (256, 1), alpha).im)
+            hit = self._shades[key] = list(_wrap(rgb.convert("P", 0, self.image.im)).getdata())
         return hit
 
     def map(self, img: Image.Image) -> Image.Image:
@@ -576,6 +592,41 @@ class Picture:
             if lo == hi:
                 patches.put(memo, hit)
         core.paste(hit, (cx0, cy0, cx1, cy1))
+
+    def shade(self, colour: Any, alpha: int, box: tuple[int, int, int, int], where: Image.Image) -> None:
+        """``colour`` at a constant ``alpha`` over the pixels of ``box`` where ``where`` (an 'L' image the size of
+        ``box``, each pixel 0 or 255) is set: the pixels :meth:`tint` gives with ``where`` scaled to ``alpha``, mapped
+        through a table of the palette's entries instead of blending and mapping every pixel (see
+        :meth:`Palette.shades`)."""
+        x0, y0, x1, y1 = box
+        cx0, cy0 = max(0, x0), max(0, y0)
+        cx1, cy1 = min(self.img.width, x1), min(self.img.height, y1)
+        if cx0 >= cx1 or cy0 >= cy1:
+            return
+        if (cx0, cy0, cx1, cy1) != box:
+            where = where.crop((cx0 - x0, cy0 - y0, cx1 - x0, cy1 - y0))
+        core = self.img.im
+        shaded = core.crop((cx0, cy0, cx1, cy1)).point(self.palette.shades(colour, alpha), None)
+        core.paste(shaded, (cx0, cy0, cx1, cy1), where.im)
+
+    def keep(self, cache: Recent, key: Any, box: tuple[int, int, int, int], draw: Callable[[], None]) -> None:
+        """Let ``draw()`` paint what lies inside ``box`` (and nothing outside it) once per ``key`` and pixels under
+        the box; when both are met again the pixels it left are pasted instead. For the parts of a picture that
+        change far less often than the picture (a calendar, a seat's row): a panel of labels costs a paste. The
+        pixels under the box are compared, not trusted, so a hit is always the same pixels ``draw`` would give."""
+        x0, y0 = max(0, box[0]), max(0, box[1])
+        x1, y1 = min(self.img.width, box[2]), min(self.img.height, box[3])
+        if x0 >= x1 or y0 >= y1:
+            draw()
+            return
+        core = self.img.im
+        under = _wrap(core.crop((x0, y0, x1, y1))).tobytes()
+        hit = cache.get(key)
+        if hit is not None and hit[0] == (x0, y0, x1, y1) and hit[1] == under:
+            core.paste(hit[2], (x0, y0, x1, y1))
+            return
+        draw()
+        cache[key] = ((x0, y0, x1, y1), under, core.crop((x0, y0, x1, y1)))
 
     def tint(self, colour: Any, box: tuple[int, int, int, int], mask: Image.Image) -> None:
         """``colour`` through ``mask`` (an 'L' image the size of ``box``: 255 solid, less translucent)."""
