@@ -129,7 +129,7 @@ def font(size: int, bold: bool = False, mono: bool = False) -> ImageFont.FreeTyp
 
 @lru_cache(maxsize=64)
 def plain_font(size: int, bold: bool = False, mono: bool = False) -> ImageFont.FreeTypeFont:
-    """The same face without the memory, for private panels (hands, plans): their strings are never kept."""
+    """The same face without the memory, for measuring and for the word masks :class:`_Words` keeps itself."""
     return ImageFont.truetype(_face(bold, mono), size)
 
 
@@ -202,16 +202,18 @@ def text(
 
     Board text is laid out word by word from remembered glyph masks (:class:`_Words`): a board's new strings
     ("Turn 35 · Green") are mostly old words, and rasterising a new string costs 100-150 µs where pasting its
-    known words costs a few. ``private`` text (a hand, a plan) is drawn by Pillow with a face that keeps
-    nothing; so is any anchor on the ink's own top or bottom (``t``/``b``), which depends on the whole string.
-    On a :class:`Picture` (``draw`` its :class:`PaletteDraw`) the label is blended in RGB over the pixels under
-    it, then mapped onto the palette: the same anti-aliased pixels as drawing on an RGB canvas."""
+    known words costs a few. ``private`` text (a hand, a plan, a deduction) is laid out as a whole string, as
+    Pillow lays it out, from the remembering face (:class:`RememberingFont`: a mask is only ever handed back for the
+    same string, so nothing crosses from one seat's picture to another's); so is any anchor on the ink's own top or
+    bottom (``t``/``b``), which depends on the whole string. On a :class:`Picture` (``draw`` its
+    :class:`PaletteDraw`) the label is blended in RGB over the pixels under it, then mapped onto the palette: the
+    same anti-aliased pixels as drawing on an RGB canvas."""
     log = _LOG.get()
     if log is not None:
         log.pending.append((size, s))
     picture = draw.picture if isinstance(draw, PaletteDraw) else None
-    if private or anchor[1] in "tb" or "\n" in s:
-        face = plain_font(size, bold, mono) if private else font(size, bold, mono)
+    if "\n" in s or (picture is None and (private or anchor[1] in "tb")):
+        face = font(size, bold, mono)
         if picture is None:
             draw.text(xy, s, font=face, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill)
             return
@@ -227,6 +229,12 @@ def text(
 
         picture.blend(box, paint)
         return
+    if picture is not None and (private or anchor[1] in "tb"):
+        ink = ImageColor.getrgb(fill) if isinstance(fill, str) else fill
+        halo = ink if stroke_fill is None else ImageColor.getrgb(stroke_fill) if isinstance(stroke_fill, str) else stroke_fill
+        placed, start = _whole(xy, s, size, bold, mono, anchor, stroke, halo == ink)
+        picture.label(placed, (s, size, bold, mono, stroke, "whole", anchor, start), ink, halo)
+        return
     placed = _WORDS.layout(xy, s, size, bold, mono, anchor, stroke)
     if picture is None:
         mode = draw.im.mode
@@ -238,6 +246,26 @@ def text(
     ink = ImageColor.getrgb(fill) if isinstance(fill, str) else fill
     halo = ImageColor.getrgb(stroke_fill) if isinstance(stroke_fill, str) else stroke_fill
     picture.label(placed, (s, size, bold, mono, stroke), ink, halo)
+
+
+def _whole(
+    xy: tuple[float, float], s: str, size: int, bold: bool, mono: bool, anchor: str, stroke: int, halo_only: bool
+) -> tuple[list[tuple[Any, int, int, bool]], tuple[float, float]]:
+    """Where the masks of ``s`` laid out whole go, exactly as ``ImageDraw.text`` places them on one line (its
+    sub-pixel start, the halo first, no ink over a halo of the same colour), as (mask, x, y, is the halo); and the
+    sub-pixel start."""
+    face = font(size, bold, mono)
+    start = (math.modf(xy[0])[0], math.modf(xy[1])[0])
+    x, y = int(xy[0]), int(xy[1])
+    placed: list[tuple[Any, int, int, bool]] = []
+    if stroke:
+        mask, (ox, oy) = face.getmask2(s, "L", None, None, None, stroke, anchor, 0, start, stroke_filled=True)
+        placed.append((mask, x + ox, y + oy, True))
+        if halo_only:
+            return placed, start
+    mask, (ox, oy) = face.getmask2(s, "L", None, None, None, 0, anchor, 0, start, stroke_filled=True)
+    placed.append((mask, x + ox, y + oy, False))
+    return placed, start
 
 
 #: measures the box of a label drawn by Pillow (the size of the image it belongs to does not matter)

@@ -773,14 +773,12 @@ def _place_tags(
         w, h = common.text_width(label, 16, True) + 10, 22
         r0, r1, r2, r3 = _box(x, y, 2 * _REACH_X + w, 2 * _REACH_Y + h)
         near = [t for t in taken if r0 < t[2] and t[0] < r2 and r1 < t[3] and t[1] < r3]  # _overlaps, inlined
-        spot = next(
-            (
-                b
-                for dx, dy in _OFFSETS
-                if _inside(b := _box(x + dx, y + dy, w, h)) and not any(_overlaps(b, t) for t in near)
-            ),
-            _box(x, y, w, h),
-        )
+        spot = _box(x, y, w, h)
+        for dx, dy in _OFFSETS:
+            b = _box(x + dx, y + dy, w, h)
+            if _inside(b) and not any(b[0] < t[2] and t[0] < b[2] and b[1] < t[3] and t[1] < b[3] for t in near):
+                spot = b
+                break
         taken.append(spot)
         placed.append((spot, tag))
     return placed
@@ -799,21 +797,19 @@ def _draw_tags(
             halo_text(d, (cx, cy), label, 16, fill=fill, private=private)
 
 
-def _pirate_layers(img: common.Picture, d: ImageDraw.ImageDraw, v: dict[str, Any], priv: dict[str, Any]) -> None:
-    mp = v["map"]
-    labels = {dd["id"]: dd for dd in mp["districts"]}
-    for _m, ds in priv["districts"].items():
-        for did in ds:
-            cx, cy = XY(labels[did]["label"])
-            d.line((cx - 22, cy - 22, cx + 22, cy + 22), fill="#000000", width=5)
-            d.line((cx - 22, cy + 22, cx + 22, cy - 22), fill="#000000", width=5)
-    # skull sectors go on their own layer, clipped to the map box
-    sectors = Image.new("RGBA", img.size, (0, 0, 0, 0))
+@lru_cache(maxsize=16)
+def _sectors(
+    compass: tuple[tuple[tuple[float, float], tuple[str, ...]], ...],
+) -> tuple[tuple[int, int, int, int], Image.Image, Image.Image] | None:
+    """The skull sectors of a pirate's compass readings (position, skull directions), clipped to the map box: where
+    they go and the masks of their fill and of their outlines (a later sector covers an earlier one). They change
+    only with a new reading, and drawing them on a canvas-sized layer was a third of a pirate's picture."""
+    sectors = Image.new("RGBA", (WIDTH, HEIGHT), (0, 0, 0, 0))
     sd = ImageDraw.Draw(sectors)
     angles = {"E": 0, "NE": 45, "N": 90, "NW": 135, "W": 180, "SW": 225, "S": 270, "SE": 315}
-    for c in priv["compass"]:
-        cx, cy = XY(c["pos"])
-        for sk in c["skulls"]:
+    for pos, skulls in compass:
+        cx, cy = XY(pos)
+        for sk in skulls:
             a0 = math.radians(angles[sk] - 22.5)
             a1 = math.radians(angles[sk] + 22.5)
             far = 60 * PX
@@ -823,12 +819,32 @@ def _pirate_layers(img: common.Picture, d: ImageDraw.ImageDraw, v: dict[str, Any
                 (cx + far * math.cos(a1), cy - far * math.sin(a1)),
             ]
             sd.polygon(poly, fill=(60, 60, 60, 60), outline=(30, 30, 30, 200))
-    clip = Image.new("L", img.size, 0)
+    clip = Image.new("L", (WIDTH, HEIGHT), 0)
     ImageDraw.Draw(clip).rectangle((FRAME_X, FRAME_Y, X(MAP_W), Y(0)), fill=255)
-    alpha = Image.composite(sectors.getchannel("A"), Image.new("L", img.size, 0), clip)
+    alpha = Image.composite(sectors.getchannel("A"), Image.new("L", (WIDTH, HEIGHT), 0), clip)
     box = alpha.getbbox()
-    if box is not None:
-        img.paste(sectors.crop(box).convert("RGB"), box[:2], alpha.crop(box))
+    if box is None:
+        return None
+    alpha = alpha.crop(box)
+    fill = alpha.point([255 if a == 60 else 0 for a in range(256)])
+    outline = alpha.point([255 if a == 200 else 0 for a in range(256)])
+    return box, fill, outline
+
+
+def _pirate_layers(img: common.Picture, d: ImageDraw.ImageDraw, v: dict[str, Any], priv: dict[str, Any]) -> None:
+    mp = v["map"]
+    labels = {dd["id"]: dd for dd in mp["districts"]}
+    for _m, ds in priv["districts"].items():
+        for did in ds:
+            cx, cy = XY(labels[did]["label"])
+            d.line((cx - 22, cy - 22, cx + 22, cy + 22), fill="#000000", width=5)
+            d.line((cx - 22, cy + 22, cx + 22, cy - 22), fill="#000000", width=5)
+    # skull sectors: a translucent fill and a darker outline, clipped to the map box
+    got = _sectors(tuple((tuple(c["pos"]), tuple(c["skulls"])) for c in priv["compass"]))
+    if got is not None:
+        box, fill, outline = got
+        img.shade((60, 60, 60), 60, box, fill)
+        img.shade((30, 30, 30), 200, box, outline)
     for it in priv["info_tokens"]:
         cx, cy = XY(it["pos"])
         if it["token"] == "west":
