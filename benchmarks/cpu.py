@@ -39,6 +39,7 @@ from PIL import Image
 
 from bot.host.factory import build_host
 from bot.host.tables import Caller, TableHost
+from bot.infra import heap
 from bot.infra.pictures import PICTURE, REPLAY
 from bot.infra.settings import Settings
 from rules import registry
@@ -265,6 +266,7 @@ async def measure_game(
     players: int | None = None,
     max_moves: int = 5000,
     log: Log | None = None,
+    settle: bool = True,
 ) -> GameCPU:
     """``seeds`` whole games of ``game_id`` (at most ``max_moves`` moves each) on a production host with
     ``processes`` render workers, after a few warm-up moves on a table of its own."""
@@ -287,6 +289,8 @@ async def measure_game(
             # that has been up for a while
             warm = GameCPU(game_id, figures.players)
             await play_game(host, watch, warm, f"cpu-warm-{game_id}", 0, max_moves=6)
+            if settle:
+                heap.settle()  # as parley run does once it is up (bot/transports/discord/client.py)
             watch.install()
             for k in range(seeds):
                 watch.reset()

@@ -24,6 +24,7 @@ from discord.ext import commands, tasks
 
 from bot.host.factory import build_host
 from bot.host.tables import TableHost
+from bot.infra import heap
 from bot.infra.lease import LeaseError, ShardLease
 from bot.infra.settings import Settings, configure_logging
 from bot.infra.store import StoreError, is_postgres_url
@@ -164,6 +165,7 @@ class ParleyBot(commands.AutoShardedBot):
                 log.exception("sending DMs owed after a restart failed")
         if not self._closing:  # a bot closing must not boot workers
             self.host.start_workers()
+            heap.settle()  # start-up is done: what it made is out of the collector's way from now on
 
     @tasks.loop(seconds=TICK_SECONDS)
     async def tick_loop(self) -> None:
