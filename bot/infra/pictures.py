@@ -49,8 +49,8 @@ def default_renderer(game_id: str, view: dict[str, Any], seat: int | None) -> by
 
 #: freed image blocks Pillow keeps for the next picture in a render worker. Without them every picture's canvas
 #: copy and scanline buffer (~770 KB each) is fresh memory from the system, faulted in page by page: Martinique's
-#: public board took 3.3 ms of CPU without, 2.9 ms with (the same views drawn in one process). At most this many blocks of about a picture's
-#: size, a few MB against the worker's recycling bound
+#: public board took 3.3 ms of CPU without, 2.9 ms with (the same views drawn in one process). At most this many
+#: blocks of about a picture's size: a few MB against the worker's recycling bound
 IMAGE_BLOCKS = 8
 
 
