@@ -63,9 +63,9 @@ class IslandRollout(Rollout):
 
     # -- the rollout policy ----------------------------------------------------------------------------------
     def choose(self, seat: int, rng: random.Random) -> str:
-        s = self.state
-        step = s["state"]
-        if seat == s["silver"]:
+        state = self.state
+        step = state["state"]
+        if seat == state["silver"]:
             return self._silver(step, rng)
         if step == "turn":
             return self._turn(seat, rng)
@@ -81,26 +81,26 @@ class IslandRollout(Rollout):
     def _belief(self, seat: int) -> int:
         """The nodes the seat cannot rule out, narrowed by every hint played where that leaves any (a hint may be
         a bluff, so it narrows rather than excludes)."""
-        s = self.state
-        cands = views.public_candidates(s) & ~views.certain_excluded(s, seat)
+        state = self.state
+        cands = views.public_candidates(state) & ~views.certain_excluded(state, seat)
         if not cands:
-            cands = views.public_candidates(s) or self.g.legal_mask
-        for h in s["hints"][1:]:
+            cands = views.public_candidates(state) or self.g.legal_mask
+        for h in state["hints"][1:]:
             narrowed = cands & geometry.mask_from_b64(h["true_mask"])
             if narrowed:
                 cands = narrowed
         return cands
 
     def _turn(self, seat: int, rng: random.Random) -> str:
-        s = self.state
-        m = s["turn"]["mini"]
-        left = s["turn"]["left"]
-        items = s["items"][seat]
+        state = self.state
+        m = state["turn"]["mini"]
+        left = state["turn"]["left"]
+        items = state["items"][seat]
         if left < 1:
             return "use extra" if "extra" in items else "end"
         cands = self._belief(seat)
         total = cands.bit_count() or 1
-        here = as_pt(s["minis"][m]["pos"])
+        here = as_pt(state["minis"][m]["pos"])
         r = 5 if m == "jim" else 4
         map_id = self.map_id
         legal_node = self.g.legal
@@ -116,7 +116,7 @@ class IslandRollout(Rollout):
                 best, best_score = f"search {geometry.NODE_TEXT[k]}", mass
         gamma = 0.6 if left >= 2 else 0.35
         ben = m == "ben"
-        fog = tuple(as_pt(f["centre"]) for f in s["fog"])
+        fog = tuple(as_pt(f["centre"]) for f in state["fog"])
         for verb, reach in (("ride", 12), ("walk", 6)):
             for _ in range(TRIES):
                 b = (here[0] + rng.randint(-reach, reach), here[1] + rng.randint(-reach, reach))
@@ -137,29 +137,29 @@ class IslandRollout(Rollout):
         return best
 
     def _silver(self, step: str, rng: random.Random) -> str:
-        s = self.state
+        state = self.state
         if step == "hint_card":
-            legal = self.legal(s["silver"])
+            legal = self.legal(state["silver"])
             cards = [a for a in legal if a.startswith("hint ")]
             return rng.choice(cards) if cards else "redraw"
         if step == "hint_token":
-            return "token truth" if s["tokens"]["truth"] > 0 else self.legal(s["silver"])[0]
+            return "token truth" if state["tokens"]["truth"] > 0 else self.legal(state["silver"])[0]
         if step == "prison_trick":
             return "proceed"
         if step == "chest":
             return "nothing"
         if step == "escape":
             return self._run(rng)
-        return rng.choice(self.legal(s["silver"]))
+        return rng.choice(self.legal(state["silver"]))
 
     def _run(self, rng: random.Random) -> str:
         """The real figure heads for the treasure along the shortest path; a decoy heads nowhere in particular."""
-        s = self.state
-        e = s["escape"]
-        fig = s["figures"][e["fig"]]
+        state = self.state
+        e = state["escape"]
+        fig = state["figures"][e["fig"]]
         here = as_pt(fig["pos"])
-        t = as_pt(s["treasure"])
-        if fig["id"] != s["real"]:
+        t = as_pt(state["treasure"])
+        if fig["id"] != state["real"]:
             return "stay"
         if here == t:
             return "stay"
