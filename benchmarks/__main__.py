@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.settings import default_render_processes
+from bot.infra.settings import default_render_processes
 from rules import registry
 
 SECTIONS = ("games", "cpu", "host", "store", "startup", "memory", "cluster")
@@ -80,7 +80,7 @@ class Config:
             HostPoint(500, 20.0, 600),
         ]
     )
-    #: render worker processes of the host: production's default (one per core, bot.settings)
+    #: render worker processes of the host: production's default (one per core, bot.infra.settings)
     processes: int = field(default_factory=default_render_processes)
     #: PostgreSQL against SQLite (benchmarks.store): host load points, measured moves each, commits timed
     store_tables: list[int] = field(default_factory=lambda: [200, 500])
@@ -242,7 +242,7 @@ def host_rows(cfg: Config, results: dict[str, Any], log: Callable[[str], None]) 
 
     rows = [
         Row(
-            f"Host: action → committed reply (production host from bot.factory; {cfg.host_game},"
+            f"Host: action → committed reply (production host from bot.host.factory; {cfg.host_game},"
             f" {cfg.processes} render processes)",
             "",
         )

@@ -3,7 +3,7 @@ its hit rate depends on its size.
 
     python -m benchmarks.caches [--games 40] [--tables 10] [--sizes 64,256,1024,4096]
 
-The host is the production one (``bot.factory``) with a constant tiny picture, so the process runs what the
+The host is the production one (``bot.host.factory``) with a constant tiny picture, so the process runs what the
 bot's main process runs per move (choices, play, views, replays' frames collected) without the drawing, which
 happens in render workers. Then ``--ai`` AI-only games, as many at once, move by move in turn: the AI chooses in
 the main process too. ``--tables`` tables play at once through the host, the five games in turn, players
@@ -33,8 +33,8 @@ from typing import Any
 
 from benchmarks.memory import _no_picture
 from benchmarks.soak import Soak, table_loop
-from bot.factory import build_host
-from bot.settings import Settings
+from bot.host.factory import build_host
+from bot.infra.settings import Settings
 from rules import registry
 
 KB = 1024
@@ -105,7 +105,7 @@ async def play(games: int, tables: int, seed: int) -> None:
 
 def ai_games(games: int, tables: int, seed: int) -> None:
     """``games`` AI-only games, ``tables`` at once taking turns move by move, the five games in turn, at the
-    "normal" level: the AI's caches (it chooses in the main process, ``bot.play``) see what a busy bot's do."""
+    "normal" level: the AI's caches (it chooses in the main process, ``bot.host.play``) see what a busy bot's do."""
     ids = registry.game_ids()
     started = 0
     running: list[tuple[Any, Any, random.Random, int]] = []
@@ -130,7 +130,7 @@ def ai_games(games: int, tables: int, seed: int) -> None:
 def measure(games: int, tables: int, sizes: list[int], seed: int = 1, ai: int = 0) -> list[dict[str, Any]]:
     for game_id in registry.game_ids():
         registry.get(game_id)
-    import bot.api  # noqa: F401 - its caches are counted too
+    import bot.host.api  # noqa: F401 - its caches are counted too
 
     caches = capped_caches()
     streams: dict[str, list[int]] = {name: [] for name in caches}

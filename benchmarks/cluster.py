@@ -1,7 +1,7 @@
 """Clusters: how many moves per second one PostgreSQL serves with p95 ≤ 100 ms, from one process and from two
 clusters (two processes, each serving half the shards) sharing it.
 
-Each process is the production host (``bot.factory.build_host``: the PostgreSQL store, one render worker per core
+Each process is the production host (``bot.host.factory.build_host``: the PostgreSQL store, one render worker per core
 unless ``--processes`` says otherwise) over its own live tables, in guilds of its shards, every seat a human.
 Moves arrive open-loop, as players' clicks do: Poisson arrivals at the offered rate, split evenly between the
 processes; each arrival takes a table that is not busy with a move, asks for the owing seat's choices as the
@@ -80,10 +80,10 @@ async def _serve(
     conn: Connection, url: str, shard: int, count: int, tables: int, game: str, processes: int | None
 ) -> None:
     from benchmarks.host import SwitchRenderer, _game_ids, _warm, owing
-    from bot.factory import build_host
-    from bot.settings import Settings, default_render_processes
-    from bot.shards import Shards
-    from bot.tables import Caller, TableHost
+    from bot.host.factory import build_host
+    from bot.host.tables import Caller, TableHost
+    from bot.infra.settings import Settings, default_render_processes
+    from bot.infra.shards import Shards
     from rules import registry
 
     shards = Shards.of(str(shard), count) if count > 1 else Shards()

@@ -1,6 +1,6 @@
 """CPU per move, per game, against the physical floor of the move's pictures, on the production host.
 
-Seeded games of each game on the host ``parley run`` serves (:func:`bot.factory.build_host`: SQLite on disk, render
+Seeded games of each game on the host ``parley run`` serves (:func:`bot.host.factory.build_host`: SQLite on disk, render
 worker processes), every seat a player who asks for their choices as the picker does (``host.choices``) and plays
 the ``normal`` AI's move with the button's state number (``host.play``), as a click in Discord does. Printed per game,
 in CPU time of every process, so a busy machine does not move the figures much:
@@ -37,10 +37,10 @@ from typing import Any
 from isal import isal_zlib
 from PIL import Image
 
-from bot.factory import build_host
-from bot.pictures import PICTURE, REPLAY
-from bot.settings import Settings
-from bot.tables import Caller, TableHost
+from bot.host.factory import build_host
+from bot.host.tables import Caller, TableHost
+from bot.infra.pictures import PICTURE, REPLAY
+from bot.infra.settings import Settings
 from rules import registry
 
 TOTAL_BUDGET = 4.0  # × the floor, all processes, the replay included

@@ -29,11 +29,11 @@ from typing import Any
 
 import renderers
 from benchmarks.stats import describe, union_length
-from bot.factory import build_host
-from bot.pictures import PICTURE
-from bot.settings import Settings, default_render_processes
-from bot.store import is_postgres_url, redact_url
-from bot.tables import Caller, Choice, TableHost, TableSummary
+from bot.host.factory import build_host
+from bot.host.tables import Caller, Choice, TableHost, TableSummary
+from bot.infra.pictures import PICTURE
+from bot.infra.settings import Settings, default_render_processes
+from bot.infra.store import is_postgres_url, redact_url
 from rules import registry
 
 Log = Callable[[str], None]
@@ -251,7 +251,7 @@ async def measure_host(
             Path(f"{store_url}{suffix}").unlink(missing_ok=True)
     ids = _game_ids(game)
     renderer = SwitchRenderer()
-    # the production host (bot.factory), with the drawing switched off while the tables are set up
+    # the production host (bot.host.factory), with the drawing switched off while the tables are set up
     settings = Settings(
         db_path=store_url, render_processes=default_render_processes() if processes is None else processes
     )

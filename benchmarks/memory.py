@@ -5,7 +5,7 @@ growth of the process divided by N.
 
 Two figures: the Python heap the tables hold (``tracemalloc``: exact for Python objects, blind to SQLite's
 and PIL's C allocations) and the growth of the resident set (everything, but coarse: the allocator keeps
-freed pages). The host is the production one (``bot.factory``), whose render workers are other processes;
+freed pages). The host is the production one (``bot.host.factory``), whose render workers are other processes;
 pictures are a constant tiny PNG: they are not kept by a table.
 """
 
@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.host import _game_ids, _seat_table, owing
-from bot.factory import build_host
-from bot.settings import Settings
-from bot.tables import Caller, TableHost
+from bot.host.factory import build_host
+from bot.host.tables import Caller, TableHost
+from bot.infra.settings import Settings
 from renderers.common import tiny_png
 
 

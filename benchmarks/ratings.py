@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot import ratings as R
-from bot.store import SeatRow, Store
+from bot.host import ratings as R
+from bot.infra.store import SeatRow, Store
 from rules import playout, registry
 
 GAMES = (("cartagena", 4, {}), ("martinique", 2, {}), ("flagon", 4, {"length": "short"}))

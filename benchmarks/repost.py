@@ -4,7 +4,7 @@ time after READY (target: within 3 s).
 
 A database holds one running table per game whose newest board never reached Discord (a crash between the move's
 commit and its post). Each round is a fresh process, as after a crash: the production host
-(:func:`bot.factory.build_host`: the real renderers, render worker processes booting in the background) starts and
+(:func:`bot.host.factory.build_host`: the real renderers, render worker processes booting in the background) starts and
 ``lost_boards()`` draws every board. Printed per round: the wall time from the start to every repost ready and the
 main process's CPU time meanwhile; beside them the floor, measured in the same process: the same boards drawn
 again, warm (the pictures' own CPU cost), and when the render workers became ready (what the reposts used to wait
@@ -33,11 +33,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.factory import build_host
-from bot.settings import Settings, default_render_processes
-from bot.store import Store
-from bot.tables import Caller, TableHost
-from bot.workers import rss_bytes
+from bot.host.factory import build_host
+from bot.host.tables import Caller, TableHost
+from bot.infra.settings import Settings, default_render_processes
+from bot.infra.store import Store
+from bot.infra.workers import rss_bytes
 from rules import registry
 
 GUILD = 1
@@ -77,13 +77,13 @@ async def lost_boards_database(path: str, games: list[str] | None = None) -> int
 async def one_round(path: str, processes: int, wait_for_workers: bool) -> dict[str, float]:
     """In a fresh process: start the production host and repost the lost boards."""
     if wait_for_workers:  # the behaviour before the fallback: every picture waits for a worker
-        from bot.workers import WorkerPool
+        from bot.infra.workers import WorkerPool
 
         WorkerPool.any_ready = lambda self: True  # type: ignore[method-assign]
     settings = dataclasses.replace(Settings(), db_path=path, render_processes=processes, ai_processes=1)
     wall, cpu = time.perf_counter(), time.process_time()
     host = build_host(settings)
-    # as parley run does it (bot/discord/client.py): the workers boot once the lost boards are out
+    # as parley run does it (bot/transports/discord/client.py): the workers boot once the lost boards are out
     await host.start(workers=wait_for_workers)
     outs = await host.lost_boards()
     repost_wall, repost_cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -148,7 +148,7 @@ def after_ready(path: str, tables: int, rounds: int, processes: int, wait_for_wo
             PARLEY_LOG_LEVEL="WARNING",
             PARLEY_RENDER_PROCESSES=str(processes),
         )
-        patch = "import bot.workers as w; w.WorkerPool.any_ready = lambda self: True; " if wait_for_workers else ""
+        patch = "import bot.infra.workers as w; w.WorkerPool.any_ready = lambda self: True; " if wait_for_workers else ""
         code = f"import runpy, sys; {patch}sys.argv = sys.argv[:1] + sys.argv[1:]; runpy.run_module('tests.discord.fakediscord', run_name='__main__')"
         child = subprocess.Popen(
             [sys.executable, "-c", code, str(fake.port), "--env-file", "/nonexistent", "run"], cwd=root, env=env

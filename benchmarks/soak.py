@@ -2,7 +2,7 @@
 
     python -m benchmarks.soak --minutes 15 [--tables 10] [--think 0.3] [--sample 30] [--json FILE] [--trace 15] [--trim]
 
-The host is the one ``parley run`` serves (``bot.factory.build_host``: SQLite on disk, pictures and replays in
+The host is the one ``parley run`` serves (``bot.host.factory.build_host``: SQLite on disk, pictures and replays in
 render worker processes, real renderers). ``--tables`` tables play at once, the five games in turn; each seats the
 game's minimum of players, who move as the bot's picker and ``/play`` do: ask ``choices``, then play one of them,
 half the time with the board's state number (a button), half typed (``/play``), after a random think time
@@ -45,10 +45,10 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.stats import percentile
-from bot.factory import build_host
-from bot.settings import Settings, default_render_processes
-from bot.tables import Caller, Outputs, TableHost
-from bot.workers import rss_bytes, trim_heap
+from bot.host.factory import build_host
+from bot.host.tables import Caller, Outputs, TableHost
+from bot.infra.settings import Settings, default_render_processes
+from bot.infra.workers import rss_bytes, trim_heap
 from rules import registry
 
 MB = 2**20

@@ -21,10 +21,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.factory import build_host
-from bot.settings import Settings
-from bot.store import Store
-from bot.tables import Caller, TableHost
+from bot.host.factory import build_host
+from bot.host.tables import Caller, TableHost
+from bot.infra.settings import Settings
+from bot.infra.store import Store
 from rules import registry
 
 BUDGET_SECONDS = 3.0

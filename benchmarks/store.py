@@ -29,7 +29,7 @@ from typing import Any
 
 from benchmarks.host import measure_host
 from benchmarks.stats import describe
-from bot.store import DeadlineRow, SeatRow, Store, redact_url
+from bot.infra.store import DeadlineRow, SeatRow, Store, redact_url
 
 PG_SERVER = os.environ.get("PARLEY_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
 Log = Callable[[str], None]

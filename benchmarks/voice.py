@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.api import Caller, Outputs
-from bot.store import Store
-from bot.tables import TableHost
+from bot.host.api import Caller, Outputs
+from bot.host.tables import TableHost
+from bot.infra.store import Store
 from rules import registry
 
 GUILD, CHANNEL = 1, 10

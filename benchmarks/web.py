@@ -1,6 +1,6 @@
 """The web pages under spectators: page and event latency with 200 spectators on 20 live tables.
 
-The server is what ``parley run`` with ``PARLEY_WEB_PORT`` runs: the production host (``bot.factory.build_host``,
+The server is what ``parley run`` with ``PARLEY_WEB_PORT`` runs: the production host (``bot.host.factory.build_host``,
 render workers and all) and the pages in the same process, drawing with the same render workers, over a SQLite file
 (or ``--db postgresql://…``, in a schema of its own). Its tables move at random moments (a move every
 ``--move-every`` seconds per table on average, a random legal action of the seat that owes one). The spectators live
@@ -152,12 +152,12 @@ async def _watch(conn: Connection, base: str, slugs: list[str], cfg: WebConfig, 
 # -- the server ------------------------------------------------------------------------------------------------
 async def _serve(cfg: WebConfig, url: str, log: Any) -> dict[str, Any]:
     from benchmarks.host import owing
-    from bot.factory import build_host
-    from bot.settings import Settings, default_render_processes
-    from bot.store import Store
-    from bot.tables import Caller
-    from bot.web.app import WebApp
-    from bot.web.pages import static
+    from bot.host.factory import build_host
+    from bot.host.tables import Caller
+    from bot.infra.settings import Settings, default_render_processes
+    from bot.infra.store import Store
+    from bot.transports.web.app import WebApp
+    from bot.transports.web.pages import static
 
     processes = default_render_processes() if cfg.processes is None else cfg.processes
     host = build_host(Settings(db_path=url, render_processes=processes), ai_seed="web-bench")

@@ -140,7 +140,7 @@ def report(result: dict[str, object]) -> None:
 
 def _decide_counting(*args: object) -> str:
     """The worker's decision, with the iterations it searched appended after a tab (for the report only)."""
-    from bot.aipool import decide
+    from bot.infra.aipool import decide
 
     action = decide(*args)  # type: ignore[arg-type]
     return f"{action}\t{search.last_stats.iterations}"
@@ -148,7 +148,7 @@ def _decide_counting(*args: object) -> str:
 
 def timing(game_ids: list[str], decisions: int, seed: str) -> None:
     """Decision time at the default budget through the host's AI worker pool (spawned processes)."""
-    from bot.aipool import AIPool  # the bot's own path: the benchmark measures what a table waits for
+    from bot.infra.aipool import AIPool  # the bot's own path: the benchmark measures what a table waits for
 
     pool = AIPool(processes=1)
     pool.job = _decide_counting

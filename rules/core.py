@@ -107,7 +107,7 @@ class Outcome:
     reason: str
     scores: tuple[float, ...] | None = None
     ranking: tuple[int, ...] | None = None
-    # For skill ratings (bot/ratings.py). ``teams`` are the sides, each a tuple of seats sharing one result
+    # For skill ratings (bot/host/ratings.py). ``teams`` are the sides, each a tuple of seats sharing one result
     # (None: every seat plays for itself); ``places`` give each side's place, 1 best, equal places tied (None:
     # the winners first and everyone else tied second, and a game without winners is not rated).
     teams: tuple[tuple[int, ...], ...] | None = None

@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from bot.aipool import AIPool, decide
+from bot.infra.aipool import AIPool, decide
 from rules import registry
 
 
@@ -55,7 +55,7 @@ async def test_without_processes_a_thread_searches() -> None:
 
 
 def test_the_ai_settings_are_read_and_checked() -> None:
-    from bot.settings import SettingsError, load
+    from bot.infra.settings import SettingsError, load
 
     s = load(None, {"PARLEY_AI_PROCESSES": "2", "PARLEY_AI_SECONDS": "2.5", "PARLEY_AI_TAKEOVER_LEVEL": "Hard"})
     assert (s.ai_processes, s.ai_seconds, s.ai_takeover_level) == (2, 2.5, "hard")
@@ -85,7 +85,7 @@ async def test_a_worker_that_dies_is_survived_with_normal(caplog: pytest.LogCapt
 async def test_a_human_tables_decision_goes_before_queued_ai_only_ones() -> None:
     import asyncio
 
-    from bot.aipool import AI_ONLY_TABLE, HUMAN_TABLE
+    from bot.infra.aipool import AI_ONLY_TABLE, HUMAN_TABLE
 
     view, seat, legal = _position()
     pool = AIPool(processes=1, iterations=60)  # long enough that the first job is still running meanwhile
@@ -111,7 +111,7 @@ async def test_a_human_tables_decision_goes_before_queued_ai_only_ones() -> None
 
 
 def test_simulate_plays_hard_through_a_worker() -> None:
-    from bot.simulate import simulate
+    from bot.cli.simulate import simulate
 
     summary = simulate("martinique", 1, players=2, levels=["hard", "normal"], seed="sim-hard", ai_seconds=0.1)
     assert not summary.errors and summary.lengths

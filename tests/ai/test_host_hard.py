@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 
-from bot.store import Store
-from bot.tables import TableHost
+from bot.host.tables import TableHost
+from bot.infra.store import Store
 from rules import registry
 from tests.ai.positions import sampled_games
 from tests.host.conftest import ANA, CHANNEL, RecordingRenderer

@@ -3,7 +3,7 @@ parts of the real state differ.
 
 The other real states come from the leak tests' scramblers (tests/secrets/scramblers.py: hands re-dealt, piles
 reordered, hidden tiles and the treasure moved, a new seed), kept when the seat's own view is unchanged, and from
-the game's sampler (states the seat cannot tell apart). Each decision runs the way the host runs it (bot.aipool's
+the game's sampler (states the seat cannot tell apart). Each decision runs the way the host runs it (bot.infra.aipool's
 ``decide``: the view crosses to the AI, never the state) with a fixed iteration budget, so any difference in the
 action could only come from the hidden parts. Runs for every game in the registry that has a sampler."""
 
@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from bot.aipool import decide
+from bot.infra.aipool import decide
 from rules import registry
 from rules.core import canonical_json
 from tests.ai.positions import positions, sampled_games

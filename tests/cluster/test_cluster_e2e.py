@@ -25,8 +25,8 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.replay import replay_steps, same_state
-from bot.store import LogRow, Store
+from bot.infra.replay import replay_steps, same_state
+from bot.infra.store import LogRow, Store
 from rules import registry
 from tests.discord.fakediscord import GOOD_TOKEN, FakeDiscord, Person, shard_of
 

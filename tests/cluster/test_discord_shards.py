@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from bot.discord.client import ParleyBot
-from bot.shards import Shards
-from bot.store import Store
-from bot.tables import TableHost
+from bot.host.tables import TableHost
+from bot.infra.shards import Shards
+from bot.infra.store import Store
+from bot.transports.discord.client import ParleyBot
 from tests.discord.conftest import fast_renderer
 from tests.discord.fakediscord import DM, GOOD_TOKEN, FakeDiscord, Person, shard_of
 

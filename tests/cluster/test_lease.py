@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 
-from bot.lease import TABLE, LeaseConflict, LeaseError, ShardLease
-from bot.shards import ALL, Shards
+from bot.infra.lease import TABLE, LeaseConflict, LeaseError, ShardLease
+from bot.infra.shards import ALL, Shards
 
 
 async def test_disjoint_ranges_coexist_and_an_overlap_is_refused_in_one_line(pg_url: str) -> None:

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import _parser, run_settings
-from bot.settings import SettingsError, load
-from bot.shards import ShardError, Shards, format_ranges, parse_ranges, shard_of
-from bot.store import Store
-from bot.tables import Caller, TableHost
+from bot.cli.main import _parser, run_settings
+from bot.host.tables import Caller, TableHost
+from bot.infra.settings import SettingsError, load
+from bot.infra.shards import ShardError, Shards, format_ranges, parse_ranges, shard_of
+from bot.infra.store import Store
 from rules import registry
 from tests.host.conftest import Clock, RecordingRenderer
 
@@ -117,7 +117,7 @@ async def test_a_host_restores_times_and_reposts_only_the_tables_of_its_shards(d
 
 
 def test_a_shard_range_on_sqlite_is_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from bot.discord.client import run
+    from bot.transports.discord.client import run
 
     settings = load(
         None,

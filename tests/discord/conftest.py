@@ -17,9 +17,9 @@ import simcord
 from PIL import Image
 from simcord.results import ResponseMessage
 
-from bot.discord.client import ParleyBot
-from bot.store import Store
-from bot.tables import TableHost, TableSummary
+from bot.host.tables import TableHost, TableSummary
+from bot.infra.store import Store
+from bot.transports.discord.client import ParleyBot
 
 GUILD_ID = 0x10000000 << 22  # a fixed id so the bot syncs its commands to it as its development guild
 EPOCH = 1_800_000_000.0

@@ -16,7 +16,7 @@ from simcord.backend import serializers
 from simcord.enums import ComponentType, InteractionType
 from simcord.results import InteractionResult
 
-from bot.tables import Caller
+from bot.host.tables import Caller
 from rules import registry
 from tests.discord.conftest import World, answer, reply, selects
 from tests.discord.helpers import play_turn_by_slash

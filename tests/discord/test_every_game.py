@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from bot.tables import Caller
+from bot.host.tables import Caller
 from rules import registry
 from tests.discord.conftest import World, answer, buttons, reply, selects
 from tests.discord.helpers import play_game_by_slash, play_turn_by_slash

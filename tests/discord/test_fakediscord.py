@@ -9,11 +9,11 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.discord.client import ParleyBot, run, sync
-from bot.discord.delivery import Delivery
-from bot.settings import Settings
-from bot.store import Store
-from bot.tables import Outputs, Post, TableHost
+from bot.host.tables import Outputs, Post, TableHost
+from bot.infra.settings import Settings
+from bot.infra.store import Store
+from bot.transports.discord.client import ParleyBot, run, sync
+from bot.transports.discord.delivery import Delivery
 from tests.discord.conftest import TINY_PNG
 from tests.discord.fakediscord import GOOD_TOKEN, FakeDiscord, channel_payload
 

@@ -28,10 +28,10 @@ from typing import Any
 
 import pytest
 
-from bot.discord.client import ParleyBot
-from bot.settings import Settings, default_render_processes
-from bot.store import LogRow, Store
-from bot.tables import TableHost
+from bot.host.tables import TableHost
+from bot.infra.settings import Settings, default_render_processes
+from bot.infra.store import LogRow, Store
+from bot.transports.discord.client import ParleyBot
 from tests.discord.conftest import GUILD_ID, TINY_PNG, make_bot
 from tests.discord.fakediscord import GOOD_TOKEN, FakeDiscord, Person
 

@@ -10,7 +10,7 @@ import pytest
 import simcord
 from PIL import Image
 
-from bot.discord.views import STALE
+from bot.transports.discord.views import STALE
 from tests.discord.conftest import World, answer, reply, selects
 from tests.discord.helpers import play_game_by_buttons, play_game_by_slash, play_turn_by_slash
 

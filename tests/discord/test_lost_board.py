@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.discord.client import ParleyBot
-from bot.store import Store
-from bot.tables import Caller, TableHost
+from bot.host.tables import Caller, TableHost
+from bot.infra.store import Store
+from bot.transports.discord.client import ParleyBot
 from tests.discord import slowboot
 from tests.discord.conftest import GUILD_ID, TINY_PNG, fast_renderer
 from tests.discord.fakediscord import GOOD_TOKEN, FakeDiscord

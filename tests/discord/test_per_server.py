@@ -13,8 +13,8 @@ import discord
 import pytest
 import simcord
 
-from bot.__main__ import main
-from bot.tables import TableHost
+from bot.cli.main import main
+from bot.host.tables import TableHost
 from tests.discord.conftest import GUILD_ID, World, make_bot, reply
 from tests.discord.helpers import play_game_by_slash
 from tests.discord.test_ratings_discord import NOW

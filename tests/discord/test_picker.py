@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.api import menu_order
-from bot.discord.views import MENU_SIZE, menus_for, page_count, picker_view, run_view
-from bot.tables import Choice
+from bot.host.api import menu_order
+from bot.host.tables import Choice
+from bot.transports.discord.views import MENU_SIZE, menus_for, page_count, picker_view, run_view
 from tests.discord.conftest import World, answer, selects
 
 
@@ -148,6 +148,6 @@ async def test_a_second_level_of_one_action_is_picked_from_its_parent_menu(
 
 
 async def _caller(w: World, member):  # type: ignore[no-untyped-def]
-    from bot.tables import Caller
+    from bot.host.tables import Caller
 
     return Caller(w.guild.id, w.channel.id, member.id, "x")

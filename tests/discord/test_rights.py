@@ -16,8 +16,8 @@ from simcord.backend import serializers
 from simcord.enums import ComponentType, InteractionType
 from simcord.results import InteractionResult
 
-from bot.discord.views import NOT_OFFERED
-from bot.reactions import NOT_OFFERED as BUTTON_NOT_OFFERED
+from bot.host.reactions import NOT_OFFERED as BUTTON_NOT_OFFERED
+from bot.transports.discord.views import NOT_OFFERED
 from rules.cartagena.board import SYMBOLS
 from tests.discord.conftest import TURN, World, answer, reply, selects
 from tests.discord.helpers import play_turn_by_slash

@@ -16,7 +16,7 @@ import pytest
 from simcord.results import ResponseMessage
 
 from benchmarks.voice import wrong_lines
-from bot.tables import Caller
+from bot.host.tables import Caller
 from rules import registry
 from tests.discord.conftest import World, answer, buttons, reply, selects
 from tests.discord.helpers import MAX_STEPS

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from bot.web.links import WebLinks
+from bot.transports.web.links import WebLinks
 from tests.discord.conftest import World, answer, reply
 from tests.discord.helpers import play_turn_by_slash
 
@@ -64,8 +64,8 @@ async def test_the_final_board_links_to_the_replay(world: World) -> None:
 
 
 async def test_a_long_hand_gives_way_to_the_link(world: World) -> None:
-    from bot.discord.seatlink import with_seat_link
-    from bot.tables import Caller, Outputs
+    from bot.host.tables import Caller, Outputs
+    from bot.transports.discord.seatlink import with_seat_link
 
     w = world
     links = WebLinks(w.host.store, BASE)

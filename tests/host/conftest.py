@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot.store import Store
-from bot.tables import Caller, Outputs, Post, TableHost
+from bot.host.tables import Caller, Outputs, Post, TableHost
+from bot.infra.store import Store
 from renderers.common import tiny_png
 from rules import registry
 from tests.host import toygame

@@ -30,8 +30,8 @@ import time
 import traceback
 from typing import Any
 
-from bot.store import Store
-from bot.tables import Caller, TableHost
+from bot.host.tables import Caller, TableHost
+from bot.infra.store import Store
 from renderers.common import tiny_png
 from rules import registry
 

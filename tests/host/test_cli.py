@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from bot import settings as settings_mod
-from bot.__main__ import main
-from bot.console import play
-from bot.logs import SafeRecords
-from bot.simulate import simulate
-from bot.store import Store
-from bot.tables import TableHost
+from bot.cli.main import main
+from bot.cli.simulate import simulate
+from bot.host.tables import TableHost
+from bot.infra import settings as settings_mod
+from bot.infra.logs import SafeRecords
+from bot.infra.store import Store
+from bot.transports.console import play
 from tests.host.conftest import RecordingRenderer
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot.replay import replay_steps, same_state
-from bot.tables import Caller, Outputs, TableHost
+from bot.host.tables import Caller, Outputs, TableHost
+from bot.infra.replay import replay_steps, same_state
 from rules import registry
 from rules.core import Game, canonical_json
 from tests.host.conftest import ANA, BEN, CHANNEL, CID, GUILD, HostFactory, RecordingRenderer, running, state_of

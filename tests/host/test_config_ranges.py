@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.tables import TableHost
+from bot.host.tables import TableHost
 from tests.host.conftest import ADMIN
 
 

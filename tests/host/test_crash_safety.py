@@ -31,10 +31,10 @@ from typing import IO, Any
 
 import pytest
 
-from bot import ratings
-from bot.replay import replay_steps, same_state
-from bot.store import LogRow, Store, is_postgres_url
-from bot.tables import Caller, TableHost
+from bot.host import ratings
+from bot.host.tables import Caller, TableHost
+from bot.infra.replay import replay_steps, same_state
+from bot.infra.store import LogRow, Store, is_postgres_url
 from rules import registry
 from tests import pg
 from tests.host import crash_child

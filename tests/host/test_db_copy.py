@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from bot.__main__ import main
-from bot.store import DATA_TABLES, Store
-from bot.store.copy import CopyError, copy_database
+from bot.cli.main import main
+from bot.infra.store import DATA_TABLES, Store
+from bot.infra.store.copy import CopyError, copy_database
 from tests import pg
 from tests.host.conftest import ANA, BEN, CHANNEL, HostFactory, raw_write, running
 

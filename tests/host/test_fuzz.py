@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.outputs import MAX_TEXT
-from bot.tables import Caller, Outputs, TableHost
+from bot.host.outputs import MAX_TEXT
+from bot.host.tables import Caller, Outputs, TableHost
 from rules import registry
 from rules.core import Game, IllegalAction, canonical_json
 from tests.host.conftest import CHANNEL, GUILD, HostFactory, RecordingRenderer, state_of

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-import bot.restore
-import bot.tables
+import bot.host.restore
+import bot.host.tables
 from benchmarks.startup import copy_tables_into
-from bot.store import Store
-from bot.tables import Caller, TableHost
+from bot.host.tables import Caller, TableHost
+from bot.infra.store import Store
 from rules import registry
 from rules.core import canonical_json
 from tests.host.conftest import ANA, BEN, CHANNEL, Clock, HostFactory, raw_write, running, state_of
@@ -28,13 +28,13 @@ def db_path(db_url: str) -> str:
 
 
 class CountingReplay:
-    """Stands in for ``bot.restore.replay_steps``: counts the replays (each slowed a little, so that calls
+    """Stands in for ``bot.host.restore.replay_steps``: counts the replays (each slowed a little, so that calls
     arriving together really overlap while one of them loads the table)."""
 
     def __init__(self, delay: float = 0.0) -> None:
         self.calls = 0
         self.delay = delay
-        self.real = bot.restore.replay_steps
+        self.real = bot.host.restore.replay_steps
 
     def __call__(self, *args: Any) -> Any:
         self.calls += 1
@@ -45,7 +45,7 @@ class CountingReplay:
 @pytest.fixture
 def replays(monkeypatch: pytest.MonkeyPatch) -> CountingReplay:
     counter = CountingReplay(delay=0.05)
-    monkeypatch.setattr(bot.restore, "replay_steps", counter)
+    monkeypatch.setattr(bot.host.restore, "replay_steps", counter)
     return counter
 
 
@@ -191,14 +191,14 @@ async def test_start_up_with_three_hundred_tables_replays_no_log(
     assert sum(v for k, v in counts.items() if k != "actions") == 300 and counts["running"] == 90
 
     logs = 0
-    real_log = bot.tables.Store.log
+    real_log = bot.host.tables.Store.log
 
     async def counting_log(self: Any, table_id: int) -> Any:
         nonlocal logs
         logs += 1
         return await real_log(self, table_id)
 
-    monkeypatch.setattr(bot.tables.Store, "log", counting_log)
+    monkeypatch.setattr(bot.host.tables.Store, "log", counting_log)
     replays.calls = 0
     second = await make_host()
     assert replays.calls == 0 and logs == 0  # start-up read no log and replayed none

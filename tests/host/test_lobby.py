@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.tables import Caller, TableHost
+from bot.host.tables import Caller, TableHost
 from tests.host.conftest import ADMIN, ANA, BEN, CHANNEL, CID, GUILD, Clock, lobby
 
 

@@ -1,4 +1,4 @@
-"""The log filter (bot/logs.py) on the kinds of record the libraries write: a library's payloads are withheld by
+"""The log filter (bot/infra/logs.py) on the kinds of record the libraries write: a library's payloads are withheld by
 shape, tokens are scrubbed from every line (tracebacks included), and Parley's own lines stay whole. The whole
 game at DEBUG is tests/discord/test_log_secrets.py."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 
-from bot.logs import SafeRecords
+from bot.infra.logs import SafeRecords
 
 TOKEN = "MTA4NjQ1NzQ3NDQ1MTY4NzQ1Ng.GxYz12.abcdefghijklmnopqrstuvwxyz0123"  # the shape of a bot token
 

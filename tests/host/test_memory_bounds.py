@@ -25,8 +25,8 @@ MAIN_CACHE_BOUND_MB = 26
 
 # cache -> (bytes one entry holds at most, how many distinct keys there can be; None: only maxsize bounds it)
 BYTES_PER_ENTRY: dict[str, tuple[int, int | None]] = {
-    "bot.api._natural": (1_000, None),  # a submenu's sort key
-    "bot.store.postgres.to_dollars": (5_000, None),  # a query of the store, rewritten (the longest is 2.3 KB)
+    "bot.host.api._natural": (1_000, None),  # a submenu's sort key
+    "bot.infra.store.postgres.to_dollars": (5_000, None),  # a query of the store, rewritten (the longest is 2.3 KB)
     "rules.buccaneer.ai.distances": (24_000, None),  # a distance for every square reached
     "rules.buccaneer.doubt.short_chance": (300, None),
     "rules.flagon.board.name": (300, None),
@@ -50,7 +50,7 @@ BYTES_PER_ENTRY: dict[str, tuple[int, int | None]] = {
 
 def _import_all(package: Any) -> None:
     for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
-        if not info.name.startswith("bot.discord"):  # the gateway's modules: no caches, and discord.py to load
+        if not info.name.startswith("bot.transports.discord"):  # the gateway's modules: no caches, and discord.py to load
             importlib.import_module(info.name)
 
 

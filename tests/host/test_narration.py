@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from bot.api import Outputs
+from bot.host.api import Outputs
 from rules import registry
 from tests.host.conftest import ANA, BEN, CHANNEL, CID, HostFactory, RecordingRenderer
 

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.lease import LeaseError, ShardLease
-from bot.shards import ALL
-from bot.store import PostgresStore, Store, StoreError
-from bot.store import errors as store_errors
+from bot.infra.lease import LeaseError, ShardLease
+from bot.infra.shards import ALL
+from bot.infra.store import PostgresStore, Store, StoreError
+from bot.infra.store import errors as store_errors
 from tests import pg
 from tests.discord.fakediscord import GOOD_TOKEN, FakeDiscord
 
@@ -176,7 +176,7 @@ async def test_a_postgresql_server_that_never_answers_is_given_up_on(monkeypatch
 
     threading.Thread(target=serve, daemon=True).start()
     monkeypatch.setattr(store_errors, "CONNECT_SECONDS", 0.5)
-    monkeypatch.setattr("bot.store.postgres.CONNECT_SECONDS", 0.5)
+    monkeypatch.setattr("bot.infra.store.postgres.CONNECT_SECONDS", 0.5)
     port = listener.getsockname()[1]
     store = PostgresStore(f"postgresql://parley:{PASSWORD}@127.0.0.1:{port}/parley")
     try:

@@ -6,8 +6,8 @@ import io
 
 from PIL import Image
 
-from bot.outputs import clip, duration, escape_name, fold_repeats, private_part, private_text
-from bot.replay import gif, sample
+from bot.host.outputs import clip, duration, escape_name, fold_repeats, private_part, private_text
+from bot.infra.replay import gif, sample
 from tests.host import toygame
 
 
@@ -51,7 +51,7 @@ def test_replay_sampling_and_gif() -> None:
 def test_narrate_names_the_true_actor_never_whoever_set_it_off() -> None:
     """Issue 12: "Ben (Red): Black takes rum:2 from C3" (Red's reveal finished Black's move) and "carol (seat 3):
     Drawn: Swashbuckler" must not happen: a line is credited to its own actor, automatic steps to nobody."""
-    from bot.outputs import narrate
+    from bot.host.outputs import narrate
     from rules import registry
     from rules.core import Event
 
@@ -87,7 +87,7 @@ def test_narrate_names_the_true_actor_never_whoever_set_it_off() -> None:
 
 
 def test_private_news_skips_a_seats_echo_of_its_own_choice_only() -> None:
-    from bot.outputs import private_news
+    from bot.host.outputs import private_news
     from rules.core import Event
 
     events = [
@@ -101,7 +101,7 @@ def test_private_news_skips_a_seats_echo_of_its_own_choice_only() -> None:
 
 
 def test_prompts_say_what_is_owed_and_list_every_seat_of_a_simultaneous_phase() -> None:
-    from bot.posts import prompt_line
+    from bot.host.posts import prompt_line
     from rules import registry
 
     flagon = registry.get("flagon")

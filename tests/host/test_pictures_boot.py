@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from bot import pictures as pictures_mod
-from bot.pictures import Pictures
+from bot.infra import pictures as pictures_mod
+from bot.infra.pictures import Pictures
 from tests.discord import slowboot
 
 

@@ -8,7 +8,7 @@ import io
 import pytest
 from PIL import Image
 
-from bot.tables import Caller, Outputs, TableHost
+from bot.host.tables import Caller, Outputs, TableHost
 from tests.host.conftest import ANA, BEN, CHANNEL, CID, GUILD, Published, lobby, running, state_of
 
 
@@ -245,10 +245,10 @@ async def test_when_the_last_human_leaves_the_ais_play_it_out_in_a_few_posts(hos
 async def test_an_ai_only_table_that_cannot_finish_is_abandoned_not_replayed_every_tick(
     host: TableHost, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import bot.play
+    import bot.host.play
 
     await running(host, BEN, options={"length": "long"})
-    monkeypatch.setattr(bot.play, "MAX_AI_STEPS", 3)  # the toy's long game takes more AI moves than this
+    monkeypatch.setattr(bot.host.play, "MAX_AI_STEPS", 3)  # the toy's long game takes more AI moves than this
     assert (await host.leave(BEN)).ok
     out = await host.leave(ANA)
     assert out.ok and "recorded as abandoned" in "\n".join(p.text for p in out.public)
@@ -260,9 +260,9 @@ async def test_an_ai_only_table_that_cannot_finish_is_abandoned_not_replayed_eve
 async def test_ai_seats_still_stop_at_the_limit_while_a_person_holds_a_seat(
     host: TableHost, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import bot.play
+    import bot.host.play
 
     await running(host, BEN, options={"length": "long"})
-    monkeypatch.setattr(bot.play, "MAX_AI_STEPS", 0)
+    monkeypatch.setattr(bot.host.play, "MAX_AI_STEPS", 0)
     assert (await host.leave(BEN)).ok
     assert host.table_for(CHANNEL).status == "running" and host.internal_errors == 1

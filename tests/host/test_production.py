@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from bot import lobby
-from bot.factory import build_host
-from bot.posts import NO_BOARD, NO_HAND
-from bot.replay import gif
-from bot.settings import Settings, SettingsError, default_render_processes, load
-from bot.tables import TableHost
-from bot.workers import WorkerPool
+from bot.host import lobby
+from bot.host.factory import build_host
+from bot.host.posts import NO_BOARD, NO_HAND
+from bot.host.tables import TableHost
+from bot.infra.replay import gif
+from bot.infra.settings import Settings, SettingsError, default_render_processes, load
+from bot.infra.workers import WorkerPool
 from tests.host import workers_child
 from tests.host.conftest import ANA, BEN, CHANNEL, GUILD, Caller, Clock, Published, running
 from tests.host.test_play import play_to_end
@@ -42,7 +42,7 @@ def test_the_render_processes_setting_defaults_to_one_per_core() -> None:
 def test_parley_run_serves_the_factory_host_which_draws_in_worker_processes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.discord import client
+    from bot.transports.discord import client
 
     built: list[TableHost] = []
 
@@ -192,7 +192,7 @@ async def test_the_replay_is_published_after_the_result_was_delivered(host: Tabl
 
 async def test_a_finished_table_drops_its_caches(host: TableHost, monkeypatch: pytest.MonkeyPatch) -> None:
     trims: list[None] = []
-    monkeypatch.setattr("bot.lobby.trim_heap", lambda: trims.append(None))
+    monkeypatch.setattr("bot.host.lobby.trim_heap", lambda: trims.append(None))
     await running(host, BEN, ais=1)
     summary = host.table_for(CHANNEL)
     assert summary is not None

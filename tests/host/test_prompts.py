@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bot.tables import Caller, TableHost
+from bot.host.tables import Caller, TableHost
 from rules import registry
 from tests.host.conftest import GUILD, HostFactory, RecordingRenderer, state_of
 

@@ -7,11 +7,11 @@ import asyncio
 
 import pytest
 
-from bot import ratings as R
-from bot.__main__ import main
-from bot.store import MIGRATIONS, Store
-from bot.store import base as store_base
-from bot.tables import Caller, TableHost
+from bot.cli.main import main
+from bot.host import ratings as R
+from bot.host.tables import Caller, TableHost
+from bot.infra.store import MIGRATIONS, Store
+from bot.infra.store import base as store_base
 from tests.host.conftest import ANA, BEN, CHANNEL, CID, GUILD, Clock, HostFactory, raw_read, running
 from tests.host.test_play import play_to_end
 
@@ -206,7 +206,7 @@ async def test_two_processes_finishing_games_of_one_player_at_once_lose_no_updat
 ) -> None:
     """Two stores on one database (two processes of a cluster) commit game-ending moves sharing a player at the same
     moment: the second waits for the first's rating and rates on top of it (PostgreSQL: the row lock)."""
-    from bot.store import SeatRow, postgres, sqlite
+    from bot.infra.store import SeatRow, postgres, sqlite
     from rules.core import Outcome
 
     # a pause after reading the ratings, so the other transaction surely reads them too unless a lock stops it

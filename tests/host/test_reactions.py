@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.reactions import NOT_OFFERED, offer_digest
-from bot.store import Store
-from bot.tables import Outputs, TableHost
+from bot.host.reactions import NOT_OFFERED, offer_digest
+from bot.host.tables import Outputs, TableHost
+from bot.infra.store import Store
 from tests.host.conftest import ANA, BEN, CHANNEL, CID, Clock, HostFactory, RecordingRenderer, state_of
 
 WAIT = 20

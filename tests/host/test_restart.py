@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.store import MIGRATIONS, IntegrityError, Store
+from bot.infra.store import MIGRATIONS, IntegrityError, Store
 from rules import registry
 from rules.core import canonical_json
 from tests.host.conftest import (

@@ -4,8 +4,8 @@ of a running game is ever given another seat; a moderator hosts without playing;
 
 from __future__ import annotations
 
-from bot.reading import REPOST_SECONDS
-from bot.tables import Caller, Outputs, TableHost
+from bot.host.reading import REPOST_SECONDS
+from bot.host.tables import Caller, Outputs, TableHost
 from tests.host.conftest import ADMIN, ANA, BEN, CHANNEL, CID, GUILD, Clock, HostFactory, lobby, running
 
 DAN = Caller(GUILD, CHANNEL, 103, "Dan")

@@ -9,7 +9,7 @@ import random
 import pytest
 
 import renderers
-from bot.tables import Caller, Outputs, TableHost
+from bot.host.tables import Caller, Outputs, TableHost
 from rules import registry
 from tests.host.conftest import ANA, BEN, CHANNEL, CID, HostFactory, RecordingRenderer, running, state_of
 

@@ -7,8 +7,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.settings import Settings
-from bot.store import MIGRATIONS, DeadlineRow, IntegrityError, SeatRow, Store
+from bot.infra.settings import Settings
+from bot.infra.store import MIGRATIONS, DeadlineRow, IntegrityError, SeatRow, Store
 
 SNOWFLAKE = 1_180_000_000_000_000_123  # Discord ids need 64 bits
 
@@ -135,8 +135,8 @@ async def test_migrations_are_numbered_and_idempotent(db_url: str) -> None:
 
 
 def test_the_url_picks_the_store() -> None:
-    from bot.store.postgres import PostgresStore
-    from bot.store.sqlite import SQLiteStore
+    from bot.infra.store.postgres import PostgresStore
+    from bot.infra.store.sqlite import SQLiteStore
 
     assert type(Store("postgresql://u:secret@h/db")) is PostgresStore
     assert type(Store("postgres://h/db")) is PostgresStore

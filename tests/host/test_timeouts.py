@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.tables import Outputs, TableHost
+from bot.host.tables import Outputs, TableHost
 from tests.host.conftest import ADMIN, ANA, BEN, CHANNEL, Clock, HostFactory, running, state_of
 
 HOUR = 3600.0

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from bot.api import Choice, menu_order
-from bot.play import confirmation
-from bot.refusals import allowed, refusal, why
+from bot.host.api import Choice, menu_order
+from bot.host.play import confirmation
+from bot.host.refusals import allowed, refusal, why
 
 
 def ride_table() -> list[Choice]:

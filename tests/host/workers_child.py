@@ -82,9 +82,9 @@ def peak_rss() -> int:
 def replay_memory(game_id: str) -> dict[str, Any]:
     """Build one replay GIF as a render worker does and report the growth of the resident set at its peak."""
     import renderers
-    from bot.pictures import replay_job
-    from bot.replay import MAX_FRAMES
-    from bot.workers import rss_bytes
+    from bot.infra.pictures import replay_job
+    from bot.infra.replay import MAX_FRAMES
+    from bot.infra.workers import rss_bytes
     from rules import registry
 
     seed = "s6"

@@ -1,4 +1,4 @@
-"""Ratings, the pure part (bot/ratings.py): each game's outcome as sides and places, and the numbers, which
+"""Ratings, the pure part (bot/host/ratings.py): each game's outcome as sides and places, and the numbers, which
 must be openskill's own (Plackett–Luce, default parameters) for small worked cases."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import math
 import pytest
 from openskill.models import PlackettLuce
 
-from bot import ratings as R
+from bot.host import ratings as R
 from rules import playout, registry
 from rules.core import Outcome
 

@@ -35,7 +35,7 @@ View = dict[str, Any]
 
 def _news(events: list[Event], seat: int) -> list[str]:
     """The news of a seat other than the mover in one move's events, as the host reads them
-    (``bot.outputs.private_news``): every private line to it, since only the mover's own choices are old news."""
+    (``bot.host.outputs.private_news``): every private line to it, since only the mover's own choices are old news."""
     return [line for e in events for s, line in e.private.items() if int(s) == seat]
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bot.tables import Outputs, TableHost
+from bot.host.tables import Outputs, TableHost
 from rules import registry
 from rules.core import Game, State
 from tests.host.conftest import ANA, BEN, CHANNEL, CID, HostFactory, RecordingRenderer, state_of

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import renderers
-from bot.tables import Outputs, TableHost
+from bot.host.tables import Outputs, TableHost
 from rules import registry
 from rules.core import Event, Game, IllegalAction, State
 from tests.host.conftest import HostFactory, RecordingRenderer

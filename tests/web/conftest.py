@@ -12,10 +12,10 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.pictures import Pictures
-from bot.store import Store
-from bot.tables import TableHost
-from bot.web.app import WebApp
+from bot.host.tables import TableHost
+from bot.infra.pictures import Pictures
+from bot.infra.store import Store
+from bot.transports.web.app import WebApp
 from tests.host.conftest import (  # noqa: F401 - pytest finds fixtures by name
     ANA,
     BEN,

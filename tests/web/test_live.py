@@ -15,9 +15,9 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.store import Store
-from bot.tables import TableHost
-from bot.web.links import WebLinks
+from bot.host.tables import TableHost
+from bot.infra.store import Store
+from bot.transports.web.links import WebLinks
 from tests import pg
 from tests.web.conftest import ANA, BASE, CHANNEL, Event, Events, Site, play_one, start_cartagena
 

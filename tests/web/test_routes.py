@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from bot.web import pages
-from bot.web.guard import CSP
+from bot.transports.web import pages
+from bot.transports.web.guard import CSP
 from tests.web.conftest import ANA, BASE, BEN, CHANNEL, CID, Events, Site, SiteFactory, play_one, start_cartagena
 
 SECURITY = {

@@ -9,7 +9,7 @@ from http.cookies import SimpleCookie
 import aiohttp
 from yarl import URL
 
-from bot.web.links import COOKIE, COOKIE_SECONDS, LINK, LINK_SECONDS, SeatPass, Signer, _b64, _unb64
+from bot.transports.web.links import COOKIE, COOKIE_SECONDS, LINK, LINK_SECONDS, SeatPass, Signer, _b64, _unb64
 from rules import registry
 from tests.host.conftest import Clock, state_of
 from tests.secrets.checks import private_lines

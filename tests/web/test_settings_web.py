@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot import settings
-from bot.__main__ import main
+from bot.cli.main import main
+from bot.infra import settings
 
 
 def test_web_settings_are_read_and_checked() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from bot.store import IntegrityError, SeatRow, Store
+from bot.infra.store import IntegrityError, SeatRow, Store
 from tests.host.test_store import SNOWFLAKE, new_table
 
 

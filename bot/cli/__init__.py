@@ -1,0 +1,1 @@
+"""The command line: `parley run | play | web | bench | db | ratings | simulate`."""

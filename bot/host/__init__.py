@@ -1,0 +1,1 @@
+"""The table host: tables, turns, narration, schedule; knows nothing of Discord."""

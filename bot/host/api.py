@@ -1,0 +1,173 @@
+"""The contract between the table host and its transports (Discord, the terminal): who calls, and what
+comes back. Re-exported by :mod:`bot.host.tables`."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import re
+import traceback
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+log = logging.getLogger("parley.tables")
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is calling, from where. ``moderator`` is computed by the transport (Manage Channels, Manage Server
+    or the server's configured host role); ``admin`` (Manage Server) gates ``config``."""
+
+    guild_id: int
+    channel_id: int
+    user_id: int
+    name: str
+    moderator: bool = False
+    admin: bool = False
+
+
+@dataclass
+class Post:
+    """One message. Posts with the same ``board_key`` replace (edit) the previous board post of that table."""
+
+    text: str
+    image: bytes | None = None
+    filename: str = "board.png"
+    mentions: list[int] = field(default_factory=list)
+    buttons: bool = False
+    state_no: int | None = None
+    board_key: str | None = None
+    table_id: int | None = None
+    #: optional actions open to seats that owe nothing, ``(action, label)``: a button each (bot.host.reactions)
+    optional: list[tuple[str, str]] = field(default_factory=list)
+    #: an AI seat waits for those seats: a "Let it stand" button lets it go on
+    decline: bool = False
+    #: for a DM: how many of the same outputs' public posts come before the news it carries (None: after all)
+    after: int | None = None
+    #: only edit the earlier post with this ``board_key`` (the lobby post once the game is on); never post anew
+    edit_only: bool = False
+
+
+@dataclass
+class Outputs:
+    """What a transport delivers: an ephemeral reply to the caller, public posts to ``channel_id`` in order,
+    and private posts (DMs) per user id. The game never waits on a DM."""
+
+    ok: bool = True
+    reply: str = ""
+    reply_image: bytes | None = None
+    #: a text too long for a message, sent to the caller with the reply as a file: (file name, UTF-8 text)
+    reply_file: tuple[str, str] | None = None
+    #: a board the reply shows the caller (/table status): the transport gives the reply that board's buttons
+    reply_board: Post | None = None
+    public: list[Post] = field(default_factory=list)
+    private: list[tuple[int, Post]] = field(default_factory=list)
+    channel_id: int | None = None
+    #: ``(table id, seat)`` whose private view the reply shows (``/hand``): a transport may link to its seat page
+    seat: tuple[int, int] | None = None
+    # set by the transport once the public posts are out: work published after these outputs waits for it
+    _posted: asyncio.Event = field(default_factory=asyncio.Event, init=False, repr=False, compare=False)
+
+    def delivered(self) -> None:
+        """The transport calls this once it has delivered the public posts (whether or not each one succeeded)."""
+        self._posted.set()
+
+    async def wait_delivered(self, timeout: float) -> bool:
+        """Wait until :meth:`delivered` was called, at most ``timeout`` seconds; whether it was."""
+        try:
+            await asyncio.wait_for(self._posted.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal action for pickers and autocomplete. ``group`` is the game's picker menu, optionally with a
+    second level after " › " (``ride NE › 2–4 mi``)."""
+
+    action: str
+    label: str
+    group: str
+    #: what the action does when it plays or chooses a card (``Game.describe``, at most 100 characters), else ""
+    description: str = ""
+
+    @property
+    def menu(self) -> str:
+        return self.group.partition(SUBMENU)[0] or "actions"
+
+    @property
+    def submenu(self) -> str:
+        return self.group.partition(SUBMENU)[2]
+
+
+SUBMENU = " › "
+
+
+@functools.lru_cache(maxsize=256)  # a few dozen distinct submenus, sorted thousands of times per picker
+def _natural(text: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key that puts "2–4 mi" before "10–12 mi"."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text) if part)
+
+
+def menu_order(choices: list[Choice]) -> list[Choice]:
+    """The choices regrouped so that every menu, and every second level of a menu, is one contiguous run (the
+    picker addresses runs by index): menus in the order they first appear among the legal actions, second
+    levels in natural order, the legal order kept within each."""
+    first: dict[str, int] = {}
+    for choice in choices:
+        first.setdefault(choice.menu, len(first))
+    return sorted(choices, key=lambda c: (first[c.menu], _natural(c.submenu)))
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """A seat as transports see it. ``ai_level`` is None for a human; a human seat whose player left or was
+    kicked is played by an AI (``ai_level`` set) while ``user_id`` keeps the last human for narration."""
+
+    seat: int
+    name: str
+    user_id: int | None
+    ai_level: str | None
+    reachable: bool = True
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    """A read-only summary of a channel's table for transports (no secret)."""
+
+    table_id: int
+    guild_id: int
+    channel_id: int
+    game_id: str
+    status: str  # "lobby" | "running" | "finished" | "abandoned"
+    host_id: int
+    options: dict[str, str]
+    seats: tuple[SeatInfo, ...]
+    state_no: int
+    to_act: tuple[int, ...]
+
+
+def guarded(method: Callable[..., Awaitable[Outputs]]) -> Callable[..., Awaitable[Outputs]]:
+    """Turn an unexpected exception into a polite refusal and a log line (type and traceback only: an
+    exception message may quote a secret action)."""
+
+    @functools.wraps(method)
+    async def wrapper(self: Any, *args: Any, **kwargs: Any) -> Outputs:
+        try:
+            return await method(self, *args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 - the transport must always get an answer
+            self.internal_errors += 1
+            log.error(
+                "internal error in %s: %s\n%s",
+                method.__name__,
+                type(exc).__name__,
+                "".join(traceback.format_tb(exc.__traceback__)),
+            )
+            return Outputs(
+                ok=False, reply="Something went wrong inside Parley; nothing was lost. The error was logged."
+            )
+
+    return wrapper
