@@ -79,13 +79,18 @@ class IslandRollout(Rollout):
         return rng.choice(legal)
 
     def _belief(self, seat: int) -> int:
-        """The nodes the seat cannot rule out, narrowed by every hint played where that leaves any (a hint may be
-        a bluff, so it narrows rather than excludes)."""
+        """The nodes the seat cannot rule out, narrowed by each hint played before any Bluff token could have lain
+        under it, where that leaves any. ``normal`` trusts those hints almost fully and a later one only a little
+        (docs/games/treasure_island.md#the-ais); trusting the later ones here would let the search win its playouts
+        with bluffs that ``normal`` pirates see through."""
         state = self.state
         cands = views.public_candidates(state) & ~views.certain_excluded(state, seat)
         if not cands:
             cands = views.public_candidates(state) or self.g.legal_mask
+        first_bluff = min((c["day"] for c in state["calendar"] if c["event"] == "bluff"), default=None)
         for h in state["hints"][1:]:
+            if first_bluff is not None and first_bluff < h["day"]:
+                break
             narrowed = cands & geometry.mask_from_b64(h["true_mask"])
             if narrowed:
                 cands = narrowed
