@@ -165,7 +165,7 @@ class Normal:
 
     def targets_ok(self, s: int) -> bool:
         other = self.view["players"][s]
-        return bool(other["ship"]["hold"]) and self.FS >= est(other["hand_size"]) + 2
+        return bool(other["ship"]["hold"]) and est(other["hand_size"]) + 2 <= self.FS
 
     # -- move planning ----------------------------------------------------------------------------------
     def plans(self, free: bool) -> list[tuple[tuple, dict[str, Any]]]:
@@ -350,7 +350,7 @@ class Normal:
             combo = _subset_sum(pool, rest)
             if combo is None:
                 continue
-            give = {c: 1 for c in used}
+            give = dict.fromkeys(used, 1)
             for k in combo:
                 give[k] = give.get(k, 0) + 1
             if give and (best is None or len(used) < sum(1 for c in best if c in KEEPERS)):
@@ -380,7 +380,7 @@ class Normal:
 
     def on_intercept(self) -> str:
         mover = self.view["players"][self.view["awaiting"]["info"]["mover"]]
-        if mover["ship"]["hold"] and self.FS >= est(mover["hand_size"]) + 2:
+        if mover["ship"]["hold"] and est(mover["hand_size"]) + 2 <= self.FS:
             return "attack"
         return "pass"
 

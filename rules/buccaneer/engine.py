@@ -168,10 +168,7 @@ def dispatch(state: State, seat: int, action: str, N: Narration) -> None:
             N.add(f"{who(state, seat)} takes no more treasure")
         else:
             chance.pick(state, frame, words[1], N)
-    elif kind == "PLACE":
-        stack.pop()
-        chance.move_to(state, seat, words[1], N)
-    elif kind == "PORT_TIE":
+    elif kind in ("PLACE", "PORT_TIE"):
         stack.pop()
         chance.move_to(state, seat, words[1], N)
     elif kind == "TARGET":

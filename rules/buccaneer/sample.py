@@ -90,7 +90,7 @@ def sample(view: dict[str, Any], seat: int, rng: random.Random) -> State:
     in_play = [f["card"] for f in stack if f["kind"] == "task" and f["op"] == "chance_back"]
 
     # -- crew cards
-    unseen = {k: CREW_PER_KIND for k in CREW}
+    unseen = dict.fromkeys(CREW, CREW_PER_KIND)
     pools = [*(known.values()), *(h["docks"]["crew"] for h in harbours.values()), view["flat"]["crew"]]
     for pool in pools:
         for k in CREW:

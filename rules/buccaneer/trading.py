@@ -66,9 +66,7 @@ def basket_status(state: State, seat: int) -> dict[str, Any]:
     if after > HOLD_MAX:
         status = "hold would exceed 2"
     elif lj_give or lj_get:
-        if give == {"longjohn": 1} and get and all(i in CREW_VALUE for i in get) and wanted <= 5:
-            status, ok = "balanced", True
-        elif (
+        if (give == {"longjohn": 1} and get and all(i in CREW_VALUE for i in get) and wanted <= 5) or (
             get == {"longjohn": 1} and len(give) == 1 and sum(give.values()) == 1 and next(iter(give)) in TREASURE_VALUE
         ):
             status, ok = "balanced", True

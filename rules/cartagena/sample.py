@@ -27,7 +27,7 @@ def _positions(entry: dict[str, Any]) -> list[int]:
 
 def sample(view: dict[str, Any], seat: int, rng: random.Random) -> State:
     players = view["players"]
-    unseen = {symbol: CARDS_PER_SYMBOL for symbol in SYMBOLS}
+    unseen = dict.fromkeys(SYMBOLS, CARDS_PER_SYMBOL)
     known: dict[int, list[int]] = {}
     for s in range(players):
         cards = view["hands"][str(s)].get("cards")

@@ -172,7 +172,7 @@ async def test_flagon_planning_from_every_seat_at_once_all_lands(make_host: Host
         await _advance(host, callers, rnd, 1)
     planners = list(host.table_for(CHANNEL).to_act)  # type: ignore[union-attr]
     assert len(planners) == 4
-    plans = {s: 0 for s in planners}
+    plans = dict.fromkeys(planners, 0)
     rounds = 0
     while True:
         summary = host.table_for(CHANNEL)

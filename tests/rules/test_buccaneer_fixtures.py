@@ -38,7 +38,7 @@ def set_hand(state: State, seat: int, text: str) -> None:
 def rebalance(state: State) -> None:
     """Rebuild the Pirate Island pile so that every crew kind is accounted for (12 each), keeping the order
     of the cards that stay."""
-    placed = {k: 0 for k in CREW}
+    placed = dict.fromkeys(CREW, 0)
     for p in state["players"]:
         for k in CREW:
             placed[k] += p["hand"][k]
@@ -95,7 +95,7 @@ def public_text(events: list) -> str:
 
 def check_invariants(state: State) -> None:
     """Conservation (edge case 32 of docs/games/buccaneer.md#edge-cases-and-the-tests-that-cover-them) and the physical limits of issue item 6."""
-    crew = {k: 0 for k in CREW}
+    crew = dict.fromkeys(CREW, 0)
     for p in state["players"]:
         for k in CREW:
             crew[k] += p["hand"][k]
@@ -105,7 +105,7 @@ def check_invariants(state: State) -> None:
     for k in CREW:
         crew[k] += state["flat"]["crew"][k] + state["pirate_pile"].count(k)
     # the crew deck is shuffled and dealt only once every port is chosen
-    assert crew == {k: CREW_PER_KIND for k in CREW} or state["phase"] == "choose_ports", crew
+    assert crew == dict.fromkeys(CREW, CREW_PER_KIND) or state["phase"] == "choose_ports", crew
 
     treasure = dict(state["treasure_island"])
     for p in state["players"]:
@@ -116,7 +116,7 @@ def check_invariants(state: State) -> None:
             treasure[t] += h["docks"]["treasure"][t] + h["safety"][t]
     for t in TREASURE:
         treasure[t] += state["flat"]["treasure"][t]
-    assert treasure == {t: TREASURE_PER_KIND for t in TREASURE}, treasure
+    assert treasure == dict.fromkeys(TREASURE, TREASURE_PER_KIND), treasure
 
     if state["phase"] != "choose_ports":
         # a card being resolved lies face up until its resolution is complete (docs/games/buccaneer.md#when-a-chance-card-is-drawn)

@@ -330,7 +330,7 @@ def test_edge_30_honour_distances_challenges_and_verdicts() -> None:
     assert "challenge" not in GAME.legal_actions(s, 0)
     caught, events = play(s, 2, "challenge")  # a seat not to act may challenge
     assert "exceeded" in public_text(events)
-    assert caught["players"][0]["hand"] == {k: 0 for k in ("b1", "b2", "b3", "r1", "r2", "r3")}
+    assert caught["players"][0]["hand"] == dict.fromkeys(("b1", "b2", "b3", "r1", "r2", "r3"), 0)
     assert "challenge" not in GAME.legal_actions(caught, 1)  # only the first challenge counts
     assert any("sailing strength was 2" in e.private.get(2, "") for e in events)
     # the window closes when the next seat acts

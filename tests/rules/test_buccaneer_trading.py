@@ -209,7 +209,7 @@ def test_home_window_unload_load_leave_and_pickup() -> None:
     s, _ = play(s, 0, "unload gold", "load gold", "leave r1", "pickup r1", "pickup doubloons")
     assert s["players"][0]["keepers"] == [23] and s["players"][0]["ship"]["hold"] == ["gold"]
     s, _ = play(s, 0, "leave b3", "leave r1")  # leaving every card makes a derelict; allowed
-    assert s["players"][0]["hand"] == {k: 0 for k in ("b1", "b2", "b3", "r1", "r2", "r3")}
+    assert s["players"][0]["hand"] == dict.fromkeys(("b1", "b2", "b3", "r1", "r2", "r3"), 0)
     assert GAME.view(s, None)["players"][0]["ship"]["derelict"]
     check_invariants(s)
 

@@ -45,7 +45,7 @@ def arrange(
 ) -> None:
     """Set the piles exactly (cards as symbol names separated by spaces; unnamed piles empty) and put every
     other card of the 102 on ``rest`` (a pile name or a seat), so card conservation holds in every scenario."""
-    pool = Counter({symbol: 17 for symbol in SYMBOLS})
+    pool = Counter(dict.fromkeys(SYMBOLS, 17))
 
     def take(text: str | None) -> list[str]:
         cards = (text or "").split()

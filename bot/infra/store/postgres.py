@@ -134,17 +134,16 @@ class PostgresDatabase(Database):
         return int(await con.fetchval("SELECT COALESCE(MAX(version), 0) FROM parley_schema"))
 
     async def migrate(self) -> None:
-        async with self.pool.acquire() as con:
-            async with con.transaction():
-                # held until this transaction ends: a second process waits here, then finds nothing left to do
-                await con.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-                await con.execute("CREATE TABLE IF NOT EXISTS parley_schema (version INTEGER NOT NULL)")
-                version = await self._version(con)
-                for i in range(version, len(MIGRATIONS)):
-                    await con.execute(MIGRATIONS[i].text(self.dialect))
-                    await con.execute("DELETE FROM parley_schema")
-                    await con.execute("INSERT INTO parley_schema (version) VALUES ($1)", i + 1)
-                    log.info("database schema migrated to version %d", i + 1)
+        async with self.pool.acquire() as con, con.transaction():
+            # held until this transaction ends: a second process waits here, then finds nothing left to do
+            await con.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await con.execute("CREATE TABLE IF NOT EXISTS parley_schema (version INTEGER NOT NULL)")
+            version = await self._version(con)
+            for i in range(version, len(MIGRATIONS)):
+                await con.execute(MIGRATIONS[i].text(self.dialect))
+                await con.execute("DELETE FROM parley_schema")
+                await con.execute("INSERT INTO parley_schema (version) VALUES ($1)", i + 1)
+                log.info("database schema migrated to version %d", i + 1)
 
     async def table_names(self) -> set[str]:
         rows = await self.fetch(
