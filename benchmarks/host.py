@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import contextvars
 import json
 import random
@@ -280,10 +281,8 @@ async def measure_host(
         window = [time.perf_counter(), time.perf_counter()]
 
         async def nap(seconds: float) -> None:
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(done.wait(), seconds)
-            except TimeoutError:
-                pass
 
         # fewer tables than games (one table alone): each table ends its game after its share of the actions
         # and opens the next game, so the figure still covers every game

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.host import ratings as R
+from bot.host import ratings
 from bot.host.ratings_rebuild import rebuild
 from bot.infra.store import Commit, SeatRow, Store
 from rules import playout, registry
@@ -73,7 +73,7 @@ async def fill(store: Store, games: int, rnd: random.Random) -> tuple[list[float
         outcome = registry.get(game_id).outcome(registry.get(game_id).load(final))
         rate = i % 2 == 0
         rating = (
-            R.rated_game(
+            ratings.rated_game(
                 table_id=table_id,
                 guild_id=guild,
                 game_id=game_id,
@@ -98,7 +98,7 @@ async def fill(store: Store, games: int, rnd: random.Random) -> tuple[list[float
             now=now,
             finished=True,
             rating=rating,
-            rater=R.RATER,
+            rater=ratings.RATER,
         ))
         (with_rating if rate else without).append(time.perf_counter() - started)
     return with_rating, without

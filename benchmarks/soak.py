@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import ctypes
 import json
 import os
@@ -281,10 +282,8 @@ async def table_loop(
                 if any(p.filename == "final.png" for p in out.public):
                     soak.games += 1
                     soak.last_moves.append(elapsed)
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), rnd.expovariate(1 / think) if think > 0 else 0)
-            except TimeoutError:
-                pass
 
 
 def summary(soak: Soak, warmup: float) -> dict[str, Any]:

@@ -506,10 +506,7 @@ def _maps_row(
     """Map tiles: parchment = hidden (faces only in the owner's picture or after the game), white = revealed."""
     x = MAPS_X
     own = private["maps"] if private is not None and private["seat"] == seat else None
-    if view.get("lost_treasure"):
-        hidden_faces = [m for m in p["maps_at_end"] if m not in p["maps_revealed"]]
-    else:
-        hidden_faces = own
+    hidden_faces = [m for m in p["maps_at_end"] if m not in p["maps_revealed"]] if view.get("lost_treasure") else own
     faces: list[tuple[str | None, bool]] = [(m, False) for m in hidden_faces or []]
     if hidden_faces is None and p["maps_hidden"]:
         _map_tile(c, x, row, 34)

@@ -43,16 +43,16 @@ RED = "#D62728"
 EVENT_TAG = {"starting": "SH", "black": "BH", "blackspot": "☠", "prison": "P", "bluff": "BL", "escape": "ESC"}
 
 
-def X(x: float) -> float:
+def to_x(x: float) -> float:
     return FRAME_X + x * PX
 
 
-def Y(y: float) -> float:
+def to_y(y: float) -> float:
     return FRAME_Y + (MAP_H - y) * PX
 
 
-def XY(p: list[float] | tuple[float, float]) -> tuple[float, float]:
-    return X(p[0]), Y(p[1])
+def to_xy(p: list[float] | tuple[float, float]) -> tuple[float, float]:
+    return to_x(p[0]), to_y(p[1])
 
 
 def mask_bits(b64: str) -> int:
@@ -123,7 +123,7 @@ def pattern_coverage(kind: str, colour: str) -> Image.Image:
 
 
 def _poly(points: list[list[float]]) -> list[tuple[float, float]]:
-    return [XY(p) for p in points]
+    return [to_xy(p) for p in points]
 
 
 def _fill(base: Image.Image, region: Image.Image, colour: str, pat: str | None, pat_colour: str) -> None:
@@ -146,7 +146,7 @@ def base_map(map_json: str) -> Image.Image:
     mp = json.loads(map_json)
     img = Image.new("RGB", (WIDTH, HEIGHT), PAPER)
     d = ImageDraw.Draw(img)
-    d.rectangle((FRAME_X, FRAME_Y, X(MAP_W), Y(0)), fill=SEA)
+    d.rectangle((FRAME_X, FRAME_Y, to_x(MAP_W), to_y(0)), fill=SEA)
     coast = _poly(mp["coast"])
     land = _region(lambda m: m.polygon(coast, fill=255))
     _fill(img, land, TERRAIN["grass"], None, "")
@@ -159,7 +159,7 @@ def base_map(map_json: str) -> Image.Image:
     hd = ImageDraw.Draw(hills)
     for h in mp["hills"]:
         a, b = h["levels"][0]
-        cx, cy = XY(h["centre"])
+        cx, cy = to_xy(h["centre"])
         hd.ellipse((cx - a * PX, cy - b * PX, cx + a * PX, cy + b * PX), fill=255)
     hills = Image.composite(hills, Image.new("L", land.size, 0), land)
     _fill(img, hills, TERRAIN["hills"], None, "")
@@ -172,7 +172,7 @@ def base_map(map_json: str) -> Image.Image:
     d = ImageDraw.Draw(img)
     # contour lines (their level numbers would be too small to read in a preview; the levels rise inwards)
     for h in mp["hills"]:
-        cx, cy = XY(h["centre"])
+        cx, cy = to_xy(h["centre"])
         for a, b in h["levels"]:
             d.ellipse((cx - a * PX, cy - b * PX, cx + a * PX, cy + b * PX), outline="#8B5A2B", width=1)
     # the river, over land only
@@ -180,7 +180,7 @@ def base_map(map_json: str) -> Image.Image:
     river_layer = Image.composite(river_layer, Image.new("L", land.size, 0), land)
     img.paste(Image.new("RGB", img.size, "#2B7BB9"), (0, 0), river_layer)
     # district borders: nearest seed point, sampled per 2 px, drawn on land
-    seeds = [(X(dd["seed"][0]), Y(dd["seed"][1])) for dd in mp["districts"]]
+    seeds = [(to_x(dd["seed"][0]), to_y(dd["seed"][1])) for dd in mp["districts"]]
     step = 2
     cols, rows = MAP_W * PX // step, MAP_H * PX // step
     lab = Image.frombytes(
@@ -214,20 +214,20 @@ def base_map(map_json: str) -> Image.Image:
     # a line every 2 miles (the labelled ones) and a tick every mile on the frame: a full 1-mile grid over the
     # textured island was a third of the picture's bytes and encoding time
     for x in range(0, MAP_W + 1, 2):
-        d.line((X(x), Y(0), X(x), Y(MAP_H)), fill=(0, 0, 0, 60), width=1)
+        d.line((to_x(x), to_y(0), to_x(x), to_y(MAP_H)), fill=(0, 0, 0, 60), width=1)
     for y in range(0, MAP_H + 1, 2):
-        d.line((X(0), Y(y), X(MAP_W), Y(y)), fill=(0, 0, 0, 60), width=1)
+        d.line((to_x(0), to_y(y), to_x(MAP_W), to_y(y)), fill=(0, 0, 0, 60), width=1)
     for x in range(1, MAP_W, 2):
-        d.line((X(x), Y(MAP_H), X(x), Y(MAP_H) + 6), fill=INK, width=1)
-        d.line((X(x), Y(0) - 6, X(x), Y(0)), fill=INK, width=1)
+        d.line((to_x(x), to_y(MAP_H), to_x(x), to_y(MAP_H) + 6), fill=INK, width=1)
+        d.line((to_x(x), to_y(0) - 6, to_x(x), to_y(0)), fill=INK, width=1)
     for y in range(1, MAP_H, 2):
-        d.line((X(0), Y(y), X(0) + 6, Y(y)), fill=INK, width=1)
-        d.line((X(MAP_W) - 6, Y(y), X(MAP_W), Y(y)), fill=INK, width=1)
-    d.rectangle((FRAME_X, FRAME_Y, X(MAP_W), Y(0)), outline=INK, width=2)
+        d.line((to_x(0), to_y(y), to_x(0) + 6, to_y(y)), fill=INK, width=1)
+        d.line((to_x(MAP_W) - 6, to_y(y), to_x(MAP_W), to_y(y)), fill=INK, width=1)
+    d.rectangle((FRAME_X, FRAME_Y, to_x(MAP_W), to_y(0)), outline=INK, width=2)
     for x in range(0, MAP_W + 1, 2):
-        text(d, (X(x), FRAME_Y / 2), str(x), 16, bold=True, anchor="mm")
+        text(d, (to_x(x), FRAME_Y / 2), str(x), 16, bold=True, anchor="mm")
     for y in range(0, MAP_H + 1, 2):
-        text(d, (FRAME_X / 2, Y(y)), str(y), 16, bold=True, anchor="mm")
+        text(d, (FRAME_X / 2, to_y(y)), str(y), 16, bold=True, anchor="mm")
     _static_labels(ImageDraw.Draw(img), mp)
     return img
 
@@ -341,21 +341,21 @@ def _static_labels(d: ImageDraw.ImageDraw, mp: dict[str, Any]) -> None:
     """The map's own names and marks, drawn once into the island art (under every overlay; their halos keep them
     readable through the wash): districts, red zones, towers, landmarks and the starting spots' crosses."""
     for dd in mp["districts"]:
-        halo_text(d, XY(dd["label"]), dd["id"], 18)
+        halo_text(d, to_xy(dd["label"]), dd["id"], 18)
     for rz in mp["restricted"]:
         xs = [p[0] for p in rz["poly"]]
         ys = [p[1] for p in rz["poly"]]
-        halo_text(d, (X(sum(xs) / len(xs)), Y(min(ys)) + 10), rz["id"], 16, fill=RED)
+        halo_text(d, (to_x(sum(xs) / len(xs)), to_y(min(ys)) + 10), rz["id"], 16, fill=RED)
     for p in mp["spots"].values():
-        cx, cy = XY(p)
+        cx, cy = to_xy(p)
         d.line((cx - 5, cy - 5, cx + 5, cy + 5), fill=INK, width=2)
         d.line((cx - 5, cy + 5, cx + 5, cy - 5), fill=INK, width=2)
     for t in mp["towers"]:
-        cx, cy = XY(t["pos"])
+        cx, cy = to_xy(t["pos"])
         d.rectangle((cx - 6, cy - 6, cx + 6, cy + 6), fill=INK)
         halo_text(d, (cx + 20, cy - 13), t["id"], 16)
     for lm in mp["landmarks"]:
-        cx, cy = XY(lm["pos"])
+        cx, cy = to_xy(lm["pos"])
         d.polygon([(cx, cy - 7), (cx + 7, cy), (cx, cy + 7), (cx - 7, cy)], fill="#F0E442", outline=INK)
         halo_text(d, (cx - 17, cy + 12), lm["id"], 16)
 
@@ -367,7 +367,7 @@ def game_base(map_json: str, used: tuple[str, ...]) -> Image.Image:
     img = base_map(map_json).copy()
     d = ImageDraw.Draw(img)
     for c, p in json.loads(map_json)["spots"].items():
-        cx, cy = XY(p)
+        cx, cy = to_xy(p)
         r = 2 * PX
         if c in used:
             d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=COLOURS[c], width=3)
@@ -382,7 +382,7 @@ def _tower(d: ImageDraw.ImageDraw, v: dict[str, Any]) -> None:
     """Long John Silver's tower: a larger square with a white "L"."""
     for t in v["map"]["towers"]:
         if t["id"] == v["silver"]["tower"]:
-            cx, cy = XY(t["pos"])
+            cx, cy = to_xy(t["pos"])
             d.rectangle((cx - 11, cy - 11, cx + 11, cy + 11), fill=INK, outline="#FFFFFF", width=3)
             text(d, (cx, cy), "L", 16, bold=True, fill="#FFFFFF", anchor="mm")
 
@@ -454,13 +454,13 @@ def _hint_dashes(
     points: list[tuple[float, float]] = []
     for k in _bits(east):
         i, j = k % W_NODES, k // W_NODES
-        x, y = X((i + 0.5) / 2), Y(j / 2)
+        x, y = to_x((i + 0.5) / 2), to_y(j / 2)
         points.append((x, y))
         if j % 2 == 0:
             dashes.append((x, y - half, x, y + half))
     for k in _bits(north):
         i, j = k % W_NODES, k // W_NODES
-        x, y = X(i / 2), Y((j + 0.5) / 2)
+        x, y = to_x(i / 2), to_y((j + 0.5) / 2)
         points.append((x, y))
         if i % 2 == 0:
             dashes.append((x - half, y, x + half, y))
@@ -524,14 +524,14 @@ def _layers(v: dict[str, Any], map_json: str, seat: int | None, priv: dict[str, 
     d = img.draw
     _hint_borders(d, v)
     for sr in v["searches"]:
-        cx, cy = XY(sr["centre"])
+        cx, cy = to_xy(sr["centre"])
         r = sr["radius"] * PX
         d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=COLOURS[sr["by"]], width=3)
     _tower(d, v)
     if priv and seat != v["silver_seat"]:
         _pirate_layers(img, d, v, priv)
     for f in v["fog"]:
-        cx, cy = XY(f["centre"])
+        cx, cy = to_xy(f["centre"])
         r = 1.5 * PX
         img.over(
             (cx - r, cy - r, cx + r, cy + r),
@@ -630,23 +630,23 @@ def draw_map(v: dict[str, Any], seat: int | None) -> common.Picture:
     for m, mi in v["miniatures"].items():
         for a, b, kind, _day in mi["trail"]:
             if kind != "gallop":
-                d.line((*XY(a), *XY(b)), fill=COLOURS[m], width=3)
+                d.line((*to_xy(a), *to_xy(b)), fill=COLOURS[m], width=3)
     for fig in v["silver"]["figures"]:
         for a, b, _k, _r in fig["trail"]:
-            d.line((*XY(a), *XY(b)), fill=INK, width=3)
+            d.line((*to_xy(a), *to_xy(b)), fill=INK, width=3)
     spots: dict[tuple[float, float], int] = {}
     for m, mi in v["miniatures"].items():
         key = tuple(mi["pos"])
         n = spots.get(key, 0)
         spots[key] = n + 1
-        cx, cy = XY(mi["pos"])
+        cx, cy = to_xy(mi["pos"])
         cx += 10 * n
         if last.get("mini") == m:
             d.ellipse((cx - 19, cy - 19, cx + 19, cy + 19), outline=common.HIGHLIGHT, width=5)
         d.ellipse((cx - 13, cy - 13, cx + 13, cy + 13), fill=COLOURS[m], outline=INK, width=3)
         text(d, (cx, cy), mi["letter"], 17, bold=True, fill="#FFFFFF", anchor="mm", stroke=1, stroke_fill=INK)
     for fig in v["silver"]["figures"]:
-        cx, cy = XY(fig["pos"])
+        cx, cy = to_xy(fig["pos"])
         d.ellipse((cx - 13, cy - 13, cx + 13, cy + 13), fill=INK, outline="#FFFFFF", width=2)
         text(d, (cx, cy), fig["id"], 17, bold=True, fill="#FFFFFF", anchor="mm")
     treasure = None
@@ -655,7 +655,7 @@ def draw_map(v: dict[str, Any], seat: int | None) -> common.Picture:
     if v.get("reveal"):
         treasure = v["reveal"]["treasure"]
     if treasure:
-        cx, cy = XY(treasure)
+        cx, cy = to_xy(treasure)
         for w, col in ((9, "#FFFFFF"), (5, INK)):
             d.line((cx - 13, cy - 13, cx + 13, cy + 13), fill=col, width=w)
             d.line((cx - 13, cy + 13, cx + 13, cy - 13), fill=col, width=w)
@@ -680,9 +680,9 @@ def figure_boxes(v: dict[str, Any]) -> list[Box]:
         key = tuple(mi["pos"])
         n = spots.get(key, 0)
         spots[key] = n + 1
-        cx, cy = XY(mi["pos"])
+        cx, cy = to_xy(mi["pos"])
         boxes.append(_box(cx + 10 * n, cy, 38, 38))
-    boxes += [_box(*XY(fig["pos"]), 28, 28) for fig in v["silver"]["figures"]]
+    boxes += [_box(*to_xy(fig["pos"]), 28, 28) for fig in v["silver"]["figures"]]
     return boxes
 
 
@@ -692,7 +692,7 @@ def _box(cx: float, cy: float, w: float, h: float) -> Box:
 
 def _inside(b: Box) -> bool:
     """Whether a tag's box lies on the map, clear of the frame's labels and of the panel."""
-    return b[0] >= FRAME_X and b[1] >= FRAME_Y and b[2] <= MAP_R and b[3] <= Y(0)
+    return b[0] >= FRAME_X and b[1] >= FRAME_Y and b[2] <= MAP_R and b[3] <= to_y(0)
 
 
 def _overlaps(a: Box, b: Box) -> bool:
@@ -705,12 +705,12 @@ def _static_boxes(map_json: str) -> tuple[Box, ...]:
     mp = json.loads(map_json)
     boxes: list[Box] = []
     for dd in mp["districts"]:
-        boxes.append(_box(*XY(dd["label"]), common.text_width(dd["id"], 18, True) + 6, 22))
+        boxes.append(_box(*to_xy(dd["label"]), common.text_width(dd["id"], 18, True) + 6, 22))
     for t in mp["towers"]:
-        cx, cy = XY(t["pos"])
+        cx, cy = to_xy(t["pos"])
         boxes += [_box(cx, cy, 24, 24), _box(cx + 20, cy - 13, common.text_width(t["id"], 16, True) + 6, 20)]
     for lm in mp["landmarks"]:
-        cx, cy = XY(lm["pos"])
+        cx, cy = to_xy(lm["pos"])
         boxes += [_box(cx, cy, 16, 16), _box(cx - 17, cy + 12, common.text_width(lm["id"], 16, True) + 6, 20)]
     return tuple(boxes)
 
@@ -728,24 +728,24 @@ def _tag_list(v: dict[str, Any], pirate: dict[str, Any] | None) -> list[Tag]:
         if tag is not None:
             tags.append((*tag, f"H{h['day']}", True, INK, False))
     for sr in v["searches"]:
-        tags.append((*XY(sr["centre"]), f"{_letter(v, sr['by'])}{sr['day']}", False, INK, False))
+        tags.append((*to_xy(sr["centre"]), f"{_letter(v, sr['by'])}{sr['day']}", False, INK, False))
     for f in v["fog"]:
-        tags.append((*XY(f["centre"]), f"FOG →{f['expires']}", False, INK, False))
+        tags.append((*to_xy(f["centre"]), f"FOG →{f['expires']}", False, INK, False))
     for m, mi in v["miniatures"].items():
         for _a, b, kind, _day in mi["trail"]:
             if kind == "gallop":
-                tags.append((XY(b)[0] + 14, XY(b)[1] + 14, "G", False, COLOURS[m], False))
+                tags.append((to_xy(b)[0] + 14, to_xy(b)[1] + 14, "G", False, COLOURS[m], False))
     if pirate:
         labels = {dd["id"]: dd for dd in v["map"]["districts"]}
         for ds in pirate["districts"].values():
             for did in ds:
-                cx, cy = XY(labels[did]["label"])
+                cx, cy = to_xy(labels[did]["label"])
                 tags.append((cx, cy + 30, f"not {did}", False, INK, True))
         for c in pirate["compass"]:
-            cx, cy = XY(c["pos"])
+            cx, cy = to_xy(c["pos"])
             tags.append((cx, cy - 26, f"{c['card']}@{_letter(v, c['mini'])}{c['day']}", False, INK, True))
         for it in pirate["info_tokens"]:
-            cx, cy = XY(it["pos"])
+            cx, cy = to_xy(it["pos"])
             tags.append((cx, cy + 26, f"chest:{it['token']}", False, INK, True))
     return tags
 
@@ -766,7 +766,7 @@ def _place_tags(
     if pirate:
         # the crosses over the districts a pirate ruled out (``_pirate_layers``)
         labels = {dd["id"]: dd["label"] for dd in v["map"]["districts"]}
-        taken += [_box(*XY(labels[did]), 48, 48) for ds in pirate["districts"].values() for did in ds]
+        taken += [_box(*to_xy(labels[did]), 48, 48) for ds in pirate["districts"].values() for did in ds]
     placed: list[tuple[Box, Tag]] = []
     for tag in _tag_list(v, pirate):
         x, y, label = tag[0], tag[1], tag[2]
@@ -808,7 +808,7 @@ def _sectors(
     sd = ImageDraw.Draw(sectors)
     angles = {"E": 0, "NE": 45, "N": 90, "NW": 135, "W": 180, "SW": 225, "S": 270, "SE": 315}
     for pos, skulls in compass:
-        cx, cy = XY(pos)
+        cx, cy = to_xy(pos)
         for sk in skulls:
             a0 = math.radians(angles[sk] - 22.5)
             a1 = math.radians(angles[sk] + 22.5)
@@ -820,7 +820,7 @@ def _sectors(
             ]
             sd.polygon(poly, fill=(60, 60, 60, 60), outline=(30, 30, 30, 200))
     clip = Image.new("L", (WIDTH, HEIGHT), 0)
-    ImageDraw.Draw(clip).rectangle((FRAME_X, FRAME_Y, X(MAP_W), Y(0)), fill=255)
+    ImageDraw.Draw(clip).rectangle((FRAME_X, FRAME_Y, to_x(MAP_W), to_y(0)), fill=255)
     alpha = Image.composite(sectors.getchannel("A"), Image.new("L", (WIDTH, HEIGHT), 0), clip)
     box = alpha.getbbox()
     if box is None:
@@ -836,7 +836,7 @@ def _pirate_layers(img: common.Picture, d: ImageDraw.ImageDraw, v: dict[str, Any
     labels = {dd["id"]: dd for dd in mp["districts"]}
     for _m, ds in priv["districts"].items():
         for did in ds:
-            cx, cy = XY(labels[did]["label"])
+            cx, cy = to_xy(labels[did]["label"])
             d.line((cx - 22, cy - 22, cx + 22, cy + 22), fill="#000000", width=5)
             d.line((cx - 22, cy + 22, cx + 22, cy - 22), fill="#000000", width=5)
     # skull sectors: a translucent fill and a darker outline, clipped to the map box
@@ -846,11 +846,11 @@ def _pirate_layers(img: common.Picture, d: ImageDraw.ImageDraw, v: dict[str, Any
         img.shade((60, 60, 60), 60, box, fill)
         img.shade((30, 30, 30), 200, box, outline)
     for it in priv["info_tokens"]:
-        cx, cy = XY(it["pos"])
+        cx, cy = to_xy(it["pos"])
         if it["token"] == "west":
-            shade = (cx + 1, FRAME_Y, X(MAP_W), Y(0))
+            shade = (cx + 1, FRAME_Y, to_x(MAP_W), to_y(0))
         elif it["token"] == "east":
-            shade = (FRAME_X, FRAME_Y, cx - 1, Y(0))
+            shade = (FRAME_X, FRAME_Y, cx - 1, to_y(0))
         else:
             shade = None
         if shade is not None:
@@ -881,13 +881,13 @@ def _reach(d: ImageDraw.ImageDraw, v: dict[str, Any], seat: int | None, priv: di
             rings.append((12, True))
         if "stride" in moves:
             rings.append((7, True))
-    cx, cy = XY(pos)
+    cx, cy = to_xy(pos)
     for r_m, dash in rings:
         r = r_m * PX
         d.ellipse((cx - r, cy - r, cx + r, cy + r), outline="#7A3E00" if dash else INK, width=2)
     if reach:
         for k in _bits(mask_bits(reach)):
-            x, y = XY(((k % W_NODES) / 2, (k // W_NODES) / 2))
+            x, y = to_xy(((k % W_NODES) / 2, (k // W_NODES) / 2))
             d.rectangle((x - 2, y - 2, x + 2, y + 2), fill=INK if col != INK else "#FFFFFF")
 
 
@@ -1036,9 +1036,9 @@ def focus(view: dict[str, Any], seat: int | None = None) -> common.Box | None:
     mini = last.get("mini")
     if mini in view["miniatures"]:
         mi = view["miniatures"][mini]
-        points.append(XY(mi["pos"]))
+        points.append(to_xy(mi["pos"]))
         if mi["trail"]:
-            points.append(XY(mi["trail"][-1][0]))
+            points.append(to_xy(mi["trail"][-1][0]))
     if not points and last.get("kind") == "silver" and view["hints"]:
         # Long John Silver spoke last: his newest hint's border
         dashes, _ = _hint_dashes(view["hints"][-1]["true_mask"], view["legal_mask"])
@@ -1046,11 +1046,11 @@ def focus(view: dict[str, Any], seat: int | None = None) -> common.Box | None:
             return common.union((x0, y0, x1, y1) for x0, y0, x1, y1 in dashes)
     if not points and view["searches"]:
         sr = view["searches"][-1]
-        cx, cy = XY(sr["centre"])
+        cx, cy = to_xy(sr["centre"])
         r = sr["radius"] * PX
         points += [(cx - r, cy - r), (cx + r, cy + r)]
     if not points and seat is not None:
-        points = [XY(mi["pos"]) for mi in view["miniatures"].values() if mi["owner"] == seat]
+        points = [to_xy(mi["pos"]) for mi in view["miniatures"].values() if mi["owner"] == seat]
     return common.union((x - PX, y - PX, x + PX, y + PX) for x, y in points)
 
 

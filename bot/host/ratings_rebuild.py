@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 
-from bot.host import ratings as R
+from bot.host import ratings
 from bot.infra.store import FinishedTable, RatedGame, Store
 from rules import registry
 from rules.core import IllegalAction
@@ -27,7 +27,7 @@ def rated(table: FinishedTable) -> RatedGame | None:
     except (KeyError, IllegalAction) as exc:
         log.warning("table %s not rated: %s", table.table_id, exc)
         return None
-    return R.rated_game(
+    return ratings.rated_game(
         table_id=table.table_id,
         guild_id=table.guild_id,
         game_id=table.game_id,
@@ -48,7 +48,7 @@ async def rebuild(store: Store) -> int:
 
     Incremental updates do exactly this one game at a time, so a rebuild changes nothing unless the rules
     of rating changed (or the tables were edited by hand)."""
-    return await store.ratings.rebuild(rated, R.RATER) or 0
+    return await store.ratings.rebuild(rated, ratings.RATER) or 0
 
 
 async def rate_earlier_games(store: Store) -> None:
@@ -58,6 +58,6 @@ async def rate_earlier_games(store: Store) -> None:
     finds nothing left to do."""
     if not await store.ratings.pending():
         return
-    rated_count = await store.ratings.rebuild(rated, R.RATER, if_pending=True)
+    rated_count = await store.ratings.rebuild(rated, ratings.RATER, if_pending=True)
     if rated_count is not None:
         log.info("rated %d earlier games", rated_count)

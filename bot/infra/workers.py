@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import ctypes
 import gc
 import itertools
@@ -50,10 +51,8 @@ def rss_bytes(pid: int | str = "self") -> int:
 def trim_heap() -> None:
     """Hand freed heap pages back to the system (glibc keeps them otherwise, so a big job's peak would stay).
     Well under a millisecond on the bot's heap, so it may run on the event loop."""
-    try:
+    with contextlib.suppress(OSError, AttributeError):  # not glibc: nothing to do
         ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):
-        pass  # not glibc: nothing to do
 
 
 def _worker_main(conn: multiprocessing.connection.Connection, boot: Callable[[], None] | None) -> None:

@@ -401,10 +401,7 @@ class Normal:
         def key(a: str) -> tuple:
             words = a.split()
             kind = words[-1]
-            if "docks" in words:
-                fs = fighting(hand)
-            else:
-                fs = fighting({**hand, kind: hand[kind] - 1})
+            fs = fighting(hand) if "docks" in words else fighting({**hand, kind: hand[kind] - 1})
             return (-fs, CREW_VALUE[kind], CREW.index(kind))
 
         return min(self.legal, key=key)

@@ -27,30 +27,30 @@ from rules.core import State, rng
 GAIN_CARDS: dict[int, tuple[int, int]] = {11: (5, 2), 12: (4, 2), 13: (5, 2), 14: (7, 3), 27: (5, 3)}
 
 
-def draw(state: State, seat: int, N: Narration) -> None:
+def draw(state: State, seat: int, narration: Narration) -> None:
     """Turn up the top card for everyone to see, keep it or put it under the pile, then obey it."""
     card = state["chance_pile"].pop(0)
     state["last"]["chance"] = {"seat": seat, "card": card}
     title = CHANCE_TITLES[card]
     if card in KEEPER_OF:
         state["players"][seat]["keepers"].append(card)
-        N.add(f"{who(state, seat)} draws chance card {card}, {title}, and keeps it")
+        narration.add(f"{who(state, seat)} draws chance card {card}, {title}, and keeps it")
         return
     # The card lies face up until everything it set off is settled (burials, picks, choices), then goes under
     # the pile (docs/games/buccaneer.md#when-a-chance-card-is-drawn): a task beneath the card's own frames, so the pile count leaves it out until then.
     state["stack"].append({"kind": "task", "op": "chance_back", "card": card})
-    N.add(f"{who(state, seat)} draws chance card {card}, {title}")
-    RESOLVE[card](state, seat, card, N)
+    narration.add(f"{who(state, seat)} draws chance card {card}, {title}")
+    RESOLVE[card](state, seat, card, narration)
 
 
 # -- common pieces --------------------------------------------------------------------------------------
-def gain_crew(state: State, seat: int, n: int, N: Narration) -> None:
+def gain_crew(state: State, seat: int, n: int, narration: Narration) -> None:
     got = take_crew(state, seat, n)
     k = count(got)
     if k:
-        N.add(f"{who(state, seat)} takes {k} crew from Pirate Island", {seat: f"You took {cards_text(got)}"})
+        narration.add(f"{who(state, seat)} takes {k} crew from Pirate Island", {seat: f"You took {cards_text(got)}"})
     else:
-        N.add(f"Pirate Island has no crew left for {who(state, seat)}")
+        narration.add(f"Pirate Island has no crew left for {who(state, seat)}")
 
 
 def can_pick(state: State, seat: int, budget: int) -> bool:
@@ -67,20 +67,20 @@ def pick_actions(state: State, frame: dict) -> list[str]:
     return out
 
 
-def pick(state: State, frame: dict, piece: str, N: Narration) -> None:
+def pick(state: State, frame: dict, piece: str, narration: Narration) -> None:
     state["treasure_island"][piece] -= 1
     ship = state["players"][frame["seat"]]["ship"]
     ship["hold"] = sort_hold([*ship["hold"], piece])
     frame["budget"] -= TREASURE_VALUE[piece]
-    N.add(f"{who(state, frame['seat'])} takes {piece} from Treasure Island")
+    narration.add(f"{who(state, frame['seat'])} takes {piece} from Treasure Island")
 
 
-def storm(state: State, seat: int, N: Narration) -> None:
+def storm(state: State, seat: int, narration: Narration) -> None:
     if sailing(state["players"][seat]["hand"]) <= 3:
-        gain_crew(state, seat, 4, N)
+        gain_crew(state, seat, 4, narration)
 
 
-def relocate(state: State, seat: int, target: board.Cell, N: Narration) -> None:
+def relocate(state: State, seat: int, target: board.Cell, narration: Narration) -> None:
     """Move to ``target`` or the nearest free sea square; a tie is the drawer's ``place`` choice. Then the
     storm bonus, then a new facing."""
     state["stack"].append({"kind": "REPOINT", "seat": seat})
@@ -90,26 +90,26 @@ def relocate(state: State, seat: int, target: board.Cell, N: Narration) -> None:
     best = min((board.cheb(c, target), board.euclid2(c, target)) for c in free)
     squares = [board.name(c) for c in free if (board.cheb(c, target), board.euclid2(c, target)) == best]
     if len(squares) == 1:
-        move_to(state, seat, squares[0], N)
+        move_to(state, seat, squares[0], narration)
     else:
         state["stack"].append({"kind": "PLACE", "seat": seat, "squares": squares})
 
 
-def move_to(state: State, seat: int, at: str, N: Narration) -> None:
+def move_to(state: State, seat: int, at: str, narration: Narration) -> None:
     ship = state["players"][seat]["ship"]
     place(state, seat, at, ship["facing"])
     if board.is_harbour(at):
-        N.add(f"{who(state, seat)} is blown into {board.HARBOUR[at]['name']}")
+        narration.add(f"{who(state, seat)} is blown into {board.HARBOUR[at]['name']}")
     else:
-        N.add(f"{who(state, seat)} is blown to {at.upper()}")
+        narration.add(f"{who(state, seat)} is blown to {at.upper()}")
 
 
-def _harbour_move(state: State, seat: int, harbour: str, N: Narration) -> None:
+def _harbour_move(state: State, seat: int, harbour: str, narration: Narration) -> None:
     state["stack"].append({"kind": "task", "op": "storm", "seat": seat})
-    move_to(state, seat, harbour, N)
+    move_to(state, seat, harbour, narration)
 
 
-def loss(state: State, seat: int, dest: str, N: Narration) -> None:
+def loss(state: State, seat: int, dest: str, narration: Narration) -> None:
     """Cards 7 and 8: one treasure or two crew cards go to ``dest`` ("flat" or a seat number as text)."""
     p = state["players"][seat]
     treasure_ok = bool(p["ship"]["hold"]) and (
@@ -123,7 +123,7 @@ def loss(state: State, seat: int, dest: str, N: Narration) -> None:
     elif count(p["hand"]):
         state["stack"].append({"kind": "LOSE", "seat": seat, "what": "crew", "n": 2, "dest": dest, "allowed": None})
     else:
-        N.add(f"{who(state, seat)} has nothing to lose")
+        narration.add(f"{who(state, seat)} has nothing to lose")
 
 
 def lose_actions(state: State, frame: dict) -> list[str]:
@@ -136,7 +136,7 @@ def lose_actions(state: State, frame: dict) -> list[str]:
     return [f"lose {k}" for k in kinds if allowed is None or k in allowed]
 
 
-def lose(state: State, frame: dict, kind: str, N: Narration) -> bool:
+def lose(state: State, frame: dict, kind: str, narration: Narration) -> bool:
     """One piece or card to the frame's destination; True when the frame is finished."""
     seat, dest = frame["seat"], frame["dest"]
     p = state["players"][seat]
@@ -144,23 +144,23 @@ def lose(state: State, frame: dict, kind: str, N: Narration) -> bool:
         p["ship"]["hold"].remove(kind)
         if dest == "flat":
             state["flat"]["treasure"][kind] += 1
-            N.add(f"{who(state, seat)} loses {kind} to Flat Island")
+            narration.add(f"{who(state, seat)} loses {kind} to Flat Island")
         else:
             x = int(dest)
             state["players"][x]["ship"]["hold"] = sort_hold([*state["players"][x]["ship"]["hold"], kind])
-            N.add(f"{who(state, seat)}'s {kind} washes aboard {who(state, x)}")
+            narration.add(f"{who(state, seat)}'s {kind} washes aboard {who(state, x)}")
     else:
         p["hand"][kind] -= 1
         if dest == "flat":
             state["flat"]["crew"][kind] += 1
-            N.add(f"{who(state, seat)} loses {kind.upper()} to Flat Island")
+            narration.add(f"{who(state, seat)} loses {kind.upper()} to Flat Island")
         elif dest == "pile":
             state["pirate_pile"].append(kind)
-            N.add(f"{who(state, seat)} loses a crew card to Pirate Island", {seat: f"You lost {kind.upper()}"})
+            narration.add(f"{who(state, seat)} loses a crew card to Pirate Island", {seat: f"You lost {kind.upper()}"})
         else:
             x = int(dest)
             state["players"][x]["hand"][kind] += 1
-            N.add(
+            narration.add(
                 f"{who(state, seat)} loses a crew card to {who(state, x)}",
                 {seat: f"You gave {kind.upper()}", x: f"You received {kind.upper()} from {who(state, seat)}"},
             )
@@ -172,19 +172,19 @@ def choice_actions(state: State, frame: dict) -> list[str]:
     return ["choose treasure", "choose crew"]
 
 
-def choose(state: State, frame: dict, branch: str, N: Narration) -> None:
+def choose(state: State, frame: dict, branch: str, narration: Narration) -> None:
     seat = frame["seat"]
     if frame["branch"] == "gain":
         if branch == "treasure":
             state["stack"].append({"kind": "PICK", "seat": seat, "budget": frame["budget"]})
         else:
-            gain_crew(state, seat, frame["n"], N)
+            gain_crew(state, seat, frame["n"], narration)
         return
     what, n = ("treasure", 1) if branch == "treasure" else ("crew", 2)
     state["stack"].append({"kind": "LOSE", "seat": seat, "what": what, "n": n, "dest": frame["dest"], "allowed": None})
 
 
-def gain_choice(state: State, seat: int, budget: int, n: int, N: Narration) -> None:
+def gain_choice(state: State, seat: int, budget: int, n: int, narration: Narration) -> None:
     treasure_ok = can_pick(state, seat, budget)
     crew_ok = bool(state["pirate_pile"])
     if treasure_ok and crew_ok:
@@ -192,9 +192,9 @@ def gain_choice(state: State, seat: int, budget: int, n: int, N: Narration) -> N
     elif treasure_ok:
         state["stack"].append({"kind": "PICK", "seat": seat, "budget": budget})
     elif crew_ok:
-        gain_crew(state, seat, n, N)
+        gain_crew(state, seat, n, narration)
     else:
-        N.add(f"{who(state, seat)} can gain nothing from it")
+        narration.add(f"{who(state, seat)} can gain nothing from it")
 
 
 def bury_actions(state: State, frame: dict) -> list[str]:
@@ -202,7 +202,7 @@ def bury_actions(state: State, frame: dict) -> list[str]:
     return [f"bury {k}" for k in CREW if hand[k]]
 
 
-def bury_one(state: State, seat: int, kind: str, from_docks: bool, N: Narration) -> None:
+def bury_one(state: State, seat: int, kind: str, from_docks: bool, narration: Narration) -> None:
     p = state["players"][seat]
     pool = state["harbours"][p["harbour"]]["docks"]["crew"] if from_docks else p["hand"]
     pool[kind] -= 1
@@ -210,16 +210,16 @@ def bury_one(state: State, seat: int, kind: str, from_docks: bool, N: Narration)
     # The public line names how many, never which (docs/games/buccaneer.md#who-sees-crew-changing-hands); burials of one seat from one place in a row (a
     # forced run) are one line.
     cards = [kind]
-    if N.burial is not None and N.burial[:2] == (seat, from_docks):
-        cards = [*N.burial[2], kind]
-        N.events.pop()
+    if narration.burial is not None and narration.burial[:2] == (seat, from_docks):
+        cards = [*narration.burial[2], kind]
+        narration.events.pop()
     where = " from its Docks" if from_docks else ""
-    N.add(
+    narration.add(
         f"{who(state, seat)} buries {len(cards)} crew{where} on Pirate Island",
         {seat: f"You buried {' '.join(k.upper() for k in cards)}"},
         echo=seat,
     )
-    N.burial = (seat, from_docks, cards)
+    narration.burial = (seat, from_docks, cards)
 
 
 def bury_done(state: State, frame: dict) -> bool:
@@ -248,7 +248,7 @@ def fever_seats(frame: dict) -> list[int]:
     return sorted(int(s) for s, n in frame["owe"].items() if n > 0)
 
 
-def exchange(state: State, seat: int, partner: int, N: Narration) -> None:
+def exchange(state: State, seat: int, partner: int, narration: Narration) -> None:
     """Card 20's blind exchange: both sets drawn from the hands as they were before either moves."""
 
     def draw_from(hand: dict[str, int]) -> list[str]:
@@ -269,7 +269,7 @@ def exchange(state: State, seat: int, partner: int, N: Narration) -> None:
         theirs[k] += 1
     a = cards_text({k: to_me.count(k) for k in CREW})
     b = cards_text({k: to_them.count(k) for k in CREW})
-    N.add(
+    narration.add(
         f"{who(state, seat)} and {who(state, partner)} swap crew blind: {len(to_me)} for {len(to_them)}",
         {seat: f"You got {a} and gave {b}", partner: f"You got {b} and gave {a}"},
     )
@@ -280,32 +280,32 @@ def _square(state: State, seat: int) -> str:
     return state["players"][seat]["ship"]["at"]
 
 
-def _c1(state: State, seat: int, card: int, N: Narration) -> None:
-    relocate(state, seat, board.blown_off_target(_square(state, seat)), N)
+def _c1(state: State, seat: int, card: int, narration: Narration) -> None:
+    relocate(state, seat, board.blown_off_target(_square(state, seat)), narration)
 
 
-def _c2(state: State, seat: int, card: int, N: Narration) -> None:
+def _c2(state: State, seat: int, card: int, narration: Narration) -> None:
     options = [state["players"][s]["harbour"] for s in order_after(state, seat)]
     state["stack"].append({"kind": "TARGET", "seat": seat, "card": 2, "options": options})
 
 
-def _c3(state: State, seat: int, card: int, N: Narration) -> None:
-    relocate(state, seat, board.POS[board.MUD_BAY], N)
+def _c3(state: State, seat: int, card: int, narration: Narration) -> None:
+    relocate(state, seat, board.POS[board.MUD_BAY], narration)
 
 
-def _c4(state: State, seat: int, card: int, N: Narration) -> None:
-    relocate(state, seat, board.POS[board.CLIFF_CREEK], N)
+def _c4(state: State, seat: int, card: int, narration: Narration) -> None:
+    relocate(state, seat, board.POS[board.CLIFF_CREEK], narration)
 
 
-def _c5(state: State, seat: int, card: int, N: Narration) -> None:
-    _harbour_move(state, seat, state["players"][seat]["harbour"], N)
+def _c5(state: State, seat: int, card: int, narration: Narration) -> None:
+    _harbour_move(state, seat, state["players"][seat]["harbour"], narration)
 
 
-def _c6(state: State, seat: int, card: int, N: Narration) -> None:
+def _c6(state: State, seat: int, card: int, narration: Narration) -> None:
     ship = state["players"][seat]["ship"]
     ports = board.blown_to_port(ship["at"], ship["facing"])
     if len(ports) == 1:
-        _harbour_move(state, seat, ports[0], N)
+        _harbour_move(state, seat, ports[0], narration)
     else:
         state["stack"].append({"kind": "task", "op": "storm", "seat": seat})
         state["stack"].append({"kind": "PORT_TIE", "seat": seat, "harbours": ports})
@@ -318,19 +318,19 @@ def nearest_ships(state: State, seat: int, candidates: list[int]) -> list[int]:
     return [s for s in candidates if dist[s] == best]
 
 
-def _c7(state: State, seat: int, card: int, N: Narration) -> None:
+def _c7(state: State, seat: int, card: int, narration: Narration) -> None:
     near = nearest_ships(state, seat, order_after(state, seat))
     if len(near) > 1:
-        N.add(f"{who(state, seat)} is equally near {' and '.join(who(state, s) for s in near)}: nothing happens")
+        narration.add(f"{who(state, seat)} is equally near {' and '.join(who(state, s) for s in near)}: nothing happens")
         return
-    loss(state, seat, str(near[0]), N)
+    loss(state, seat, str(near[0]), narration)
 
 
-def _c8(state: State, seat: int, card: int, N: Narration) -> None:
-    loss(state, seat, "flat", N)
+def _c8(state: State, seat: int, card: int, narration: Narration) -> None:
+    loss(state, seat, "flat", narration)
 
 
-def _c9(state: State, seat: int, card: int, N: Narration) -> None:
+def _c9(state: State, seat: int, card: int, narration: Narration) -> None:
     p = state["players"][seat]
     hold = p["ship"]["hold"]
     if hold:
@@ -340,70 +340,70 @@ def _c9(state: State, seat: int, card: int, N: Narration) -> None:
             {"kind": "LOSE", "seat": seat, "what": "treasure", "n": 1, "dest": "flat", "allowed": allowed}
         )
     else:
-        _lose_best_crew(state, seat, "flat", N)
+        _lose_best_crew(state, seat, "flat", narration)
 
 
-def _lose_best_crew(state: State, seat: int, dest: str, N: Narration) -> None:
+def _lose_best_crew(state: State, seat: int, dest: str, narration: Narration) -> None:
     hand = state["players"][seat]["hand"]
     if not count(hand):
-        N.add(f"{who(state, seat)} has no crew to lose")
+        narration.add(f"{who(state, seat)} has no crew to lose")
         return
     top = max(CREW_VALUE[k] for k in CREW if hand[k])
     allowed = [k for k in CREW if hand[k] and CREW_VALUE[k] == top]
     state["stack"].append({"kind": "LOSE", "seat": seat, "what": "crew", "n": 1, "dest": dest, "allowed": allowed})
 
 
-def _c10(state: State, seat: int, card: int, N: Narration) -> None:
-    _lose_best_crew(state, seat, "pile", N)
+def _c10(state: State, seat: int, card: int, narration: Narration) -> None:
+    _lose_best_crew(state, seat, "pile", narration)
 
 
-def _gain(state: State, seat: int, card: int, N: Narration) -> None:
+def _gain(state: State, seat: int, card: int, narration: Narration) -> None:
     budget, n = GAIN_CARDS[card]
-    gain_choice(state, seat, budget, n, N)
+    gain_choice(state, seat, budget, n, narration)
 
 
-def _recruits(state: State, seat: int, card: int, N: Narration) -> None:
-    gain_crew(state, seat, 2, N)
+def _recruits(state: State, seat: int, card: int, narration: Narration) -> None:
+    gain_crew(state, seat, 2, narration)
 
 
-def _c16(state: State, seat: int, card: int, N: Narration) -> None:
+def _c16(state: State, seat: int, card: int, narration: Narration) -> None:
     budget, cap = (7, 10) if card == 16 else (6, 11)
     state["stack"].append({"kind": "task", "op": "bury_cap", "seat": seat, "cap": cap})
     state["stack"].append({"kind": "PICK", "seat": seat, "budget": budget})
 
 
-def _c18(state: State, seat: int, card: int, N: Narration) -> None:
+def _c18(state: State, seat: int, card: int, narration: Narration) -> None:
     state["stack"].append({"kind": "task", "op": "recruit_if", "seat": seat})
     state["stack"].append({"kind": "PICK", "seat": seat, "budget": 4})
 
 
-def _c19(state: State, seat: int, card: int, N: Narration) -> None:
+def _c19(state: State, seat: int, card: int, narration: Narration) -> None:
     hand = state["players"][seat]["hand"]
     n = count(hand)
     for k in CREW:
         state["pirate_pile"].extend([k] * hand[k])
     state["players"][seat]["hand"] = empty_crew()
     got = take_crew(state, seat, n)
-    N.add(
+    narration.add(
         f"{who(state, seat)} swaps {n} crew for new crew from Pirate Island",
         {seat: f"Your new crew: {cards_text(got)}"},
     )
 
 
-def _c20(state: State, seat: int, card: int, N: Narration) -> None:
+def _c20(state: State, seat: int, card: int, narration: Narration) -> None:
     cands = [s for s in order_after(state, seat) if _square(state, s) in board.TREASURE_COAST_SET]
     if not cands:
         state["stack"].append({"kind": "BURY", "seat": seat, "n": 2, "cap": None})
         return
     near = nearest_ships(state, seat, cands)
     if len(near) == 1:
-        exchange(state, seat, near[0], N)
+        exchange(state, seat, near[0], narration)
     else:
         options = [state["players"][s]["harbour"] for s in near]
         state["stack"].append({"kind": "TARGET", "seat": seat, "card": 20, "options": options})
 
 
-def _c22(state: State, seat: int, card: int, N: Narration) -> None:
+def _c22(state: State, seat: int, card: int, narration: Narration) -> None:
     owe = {}
     for s in state["order"]:
         extra = fever_count(state, s) - 7
@@ -411,10 +411,10 @@ def _c22(state: State, seat: int, card: int, N: Narration) -> None:
             owe[str(s)] = extra
     if owe:
         names = ", ".join(who(state, int(s)) for s in owe)
-        N.add(f"Yellow fever: {names} must bury crew down to 7")
+        narration.add(f"Yellow fever: {names} must bury crew down to 7")
         state["stack"].append({"kind": "YELLOW_FEVER", "owe": owe})
     else:
-        N.add("Yellow fever: nobody has more than 7 crew")
+        narration.add("Yellow fever: nobody has more than 7 crew")
 
 
 RESOLVE = {
@@ -444,11 +444,11 @@ RESOLVE = {
 }
 
 
-def target_chosen(state: State, frame: dict, harbour: str, N: Narration) -> None:
+def target_chosen(state: State, frame: dict, harbour: str, narration: Narration) -> None:
     seat = frame["seat"]
     victim = state["harbours"][harbour]["owner"]
     if frame["card"] == 20:
-        exchange(state, seat, victim, N)
+        exchange(state, seat, victim, narration)
         return
-    N.add(f"{who(state, seat)} demands three crew from {who(state, victim)}")
+    narration.add(f"{who(state, seat)} demands three crew from {who(state, victim)}")
     state["stack"].append({"kind": "GIVE", "seat": victim, "to": seat, "n": 3, "docks": True, "given": []})

@@ -19,7 +19,7 @@ from rules.core import State
 
 
 def start_combat(
-    state: State, *, attacker: int, attacked: int, mover: int, square: str, intercepted: bool, N: Narration
+    state: State, *, attacker: int, attacked: int, mover: int, square: str, intercepted: bool, narration: Narration
 ) -> None:
     pa, pd = state["players"][attacker], state["players"][attacked]
     fa, fd = fighting(pa["hand"]), fighting(pd["hand"])
@@ -48,7 +48,7 @@ def start_combat(
             f"Fight: your fighting strength {fighting(mine)}; {who(state, other)} holds {cards_text(theirs)} "
             f"(Black {bo} - Red {ro}, fighting strength {fighting(theirs)})"
         )
-    N.add(f"{who(state, attacker)} attacked {who(state, attacked)} at {square.upper()}: {verdict}", private)
+    narration.add(f"{who(state, attacker)} attacked {who(state, attacked)} at {square.upper()}: {verdict}", private)
     stack = state["stack"]
     stack.append({"kind": "task", "op": "combat_end"})
     if intercepted and winner == mover:
@@ -76,7 +76,7 @@ def spoils_options(state: State, loser: int) -> list[str]:
     return out
 
 
-def take_spoils(state: State, frame: dict, action: str, N: Narration) -> None:
+def take_spoils(state: State, frame: dict, action: str, narration: Narration) -> None:
     winner, loser = frame["seat"], frame["loser"]
     if action == "spoils treasure":
         taken = state["players"][loser]["ship"]["hold"]
@@ -84,7 +84,7 @@ def take_spoils(state: State, frame: dict, action: str, N: Narration) -> None:
         hold = state["players"][winner]["ship"]
         hold["hold"] = sort_hold(hold["hold"] + taken)
         state["last"]["combat"]["spoils"] = {"treasure": list(taken)}
-        N.add(f"{who(state, winner)} takes {who(state, loser)}'s treasure: {', '.join(taken)}")
+        narration.add(f"{who(state, winner)} takes {who(state, loser)}'s treasure: {', '.join(taken)}")
         if len(hold["hold"]) > HOLD_MAX:
             state["stack"].append({"kind": "RETURN", "seat": winner})
         return
@@ -98,12 +98,12 @@ def return_actions(state: State, frame: dict) -> list[str]:
     return [f"return {t}" for t in sort_hold(list(dict.fromkeys(hold)))]
 
 
-def return_piece(state: State, frame: dict, piece: str, N: Narration) -> bool:
+def return_piece(state: State, frame: dict, piece: str, narration: Narration) -> bool:
     """Send one surplus piece to Treasure Island; True when the hold is back to two."""
     hold = state["players"][frame["seat"]]["ship"]["hold"]
     hold.remove(piece)
     state["treasure_island"][piece] += 1
-    N.add(f"{who(state, frame['seat'])} returns {piece} to Treasure Island (a ship carries at most 2)")
+    narration.add(f"{who(state, frame['seat'])} returns {piece} to Treasure Island (a ship carries at most 2)")
     return len(hold) <= HOLD_MAX
 
 
@@ -116,7 +116,7 @@ def give_actions(state: State, frame: dict) -> list[str]:
     return out
 
 
-def give_card(state: State, frame: dict, action: str, N: Narration) -> bool:
+def give_card(state: State, frame: dict, action: str, narration: Narration) -> bool:
     """Hand one card to the receiver (spoils or card 2); True when the frame is finished."""
     words = action.split()
     kind = words[-1]
@@ -134,21 +134,21 @@ def give_card(state: State, frame: dict, action: str, N: Narration) -> bool:
     # The receiver's hand changes with every card, so it hears of every card (docs/games/buccaneer.md#private-news);
     # the cards handed over in one apply (a forced run) are one line.
     run = [kind]
-    if N.gift is not None and N.gift[:2] == (giver, taker):
-        run = [*N.gift[2], kind]
-        N.events.pop()
+    if narration.gift is not None and narration.gift[:2] == (giver, taker):
+        run = [*narration.gift[2], kind]
+        narration.events.pop()
     got = f"{who(state, giver)} gives you {cards_text({k: run.count(k) for k in CREW})}"
     if done:
         text = cards_text({k: given.count(k) for k in CREW})
         whole = f"{got}: you received {text} in all" if len(given) > len(run) else got
-        N.add(
+        narration.add(
             f"{who(state, giver)} gives {len(given)} crew to {who(state, taker)}",
             {giver: f"You gave {text}", taker: whole},
             echo=giver,
         )
     else:
-        N.add(None, {taker: f"{got} ({len(given)} of {len(given) + frame['n']})"})
-        N.gift = (giver, taker, run)
+        narration.add(None, {taker: f"{got} ({len(given)} of {len(given) + frame['n']})"})
+        narration.gift = (giver, taker, run)
     return done
 
 

@@ -101,34 +101,34 @@ def new_state(players: int, options: dict[str, str], seed: str) -> State:
 def apply(state: State, seat: int, action: str) -> tuple[State, list]:
     """Apply a legal action (``Game.apply`` checked it) to a copy of ``state``."""
     after = clone(state)
-    N = Narration()
-    advance(after, seat, action, N)
-    return after, credit(state, after, N.events)
+    narration = Narration()
+    advance(after, seat, action, narration)
+    return after, credit(state, after, narration.events)
 
 
-def advance(state: State, seat: int, action: str, N: Narration) -> None:
+def advance(state: State, seat: int, action: str, narration: Narration) -> None:
     """``apply`` in place: the state itself changes (the ``hard`` search's rollouts own theirs)."""
     if action == "challenge":
-        do_challenge(state, seat, N)
+        do_challenge(state, seat, narration)
     else:
         state["challenge"] = None
-        dispatch(state, seat, action, N)
-    run(state, N, seat)
+        dispatch(state, seat, action, narration)
+    run(state, narration, seat)
 
 
-def dispatch(state: State, seat: int, action: str, N: Narration) -> None:
+def dispatch(state: State, seat: int, action: str, narration: Narration) -> None:
     if state["phase"] == "choose_ports":
         harbour = action.split()[1]
         take_port(state, seat, harbour)
-        N.add(f"{state['players'][seat]['name']} takes {board.HARBOUR[harbour]['name']} as home port")
+        narration.add(f"{state['players'][seat]['name']} takes {board.HARBOUR[harbour]['name']} as home port")
         if choosing_seat(state) is None:
             start_play(state)
             dealt = {x: f"You are dealt {cards_text(p['hand'])}" for x, p in enumerate(state["players"])}
-            N.add(f"The game begins: {who(state, state['order'][0])} deals and moves first", dealt)
+            narration.add(f"The game begins: {who(state, state['order'][0])} deals and moves first", dealt)
         return
     frame = top(state)
     if frame is None:
-        turn_step(state, seat, action, N)
+        turn_step(state, seat, action, narration)
         return
     kind = frame["kind"]
     words = action.split()
@@ -137,134 +137,134 @@ def dispatch(state: State, seat: int, action: str, N: Narration) -> None:
         stack.pop()
         if action == "attack":
             walk = stack.pop()
-            movement.intercepted(state, seat, walk, N)
+            movement.intercepted(state, seat, walk, narration)
         else:
-            N.add(f"{who(state, seat)} lets {who(state, frame['mover'])} pass")
+            narration.add(f"{who(state, seat)} lets {who(state, frame['mover'])} pass")
     elif kind == "SPOILS":
         stack.pop()
-        combat.take_spoils(state, frame, action, N)
+        combat.take_spoils(state, frame, action, narration)
     elif kind == "RETURN":
-        if combat.return_piece(state, frame, words[1], N):
+        if combat.return_piece(state, frame, words[1], narration):
             stack.pop()
     elif kind == "GIVE":
-        if combat.give_card(state, frame, action, N):
+        if combat.give_card(state, frame, action, narration):
             stack.pop()
     elif kind == "FREE_MOVE":
         if action == "confirm":
             stack.pop()
-            movement.confirm_free_move(state, frame, N)
+            movement.confirm_free_move(state, frame, narration)
         else:
             frame["plan"] = movement.plan_step(state, seat, frame["plan"], action)
     elif kind in ("ALONGSIDE", "REPOINT"):
         stack.pop()
         state["players"][seat]["ship"]["facing"] = words[1]
-        N.add(f"{who(state, seat)} points {words[1].upper()}")
+        narration.add(f"{who(state, seat)} points {words[1].upper()}")
     elif kind == "CHOICE":
         stack.pop()
-        chance.choose(state, frame, words[1], N)
+        chance.choose(state, frame, words[1], narration)
     elif kind == "PICK":
         if action == "done":
             stack.pop()
-            N.add(f"{who(state, seat)} takes no more treasure")
+            narration.add(f"{who(state, seat)} takes no more treasure")
         else:
-            chance.pick(state, frame, words[1], N)
+            chance.pick(state, frame, words[1], narration)
     elif kind in ("PLACE", "PORT_TIE"):
         stack.pop()
-        chance.move_to(state, seat, words[1], N)
+        chance.move_to(state, seat, words[1], narration)
     elif kind == "TARGET":
         stack.pop()
-        chance.target_chosen(state, frame, words[1], N)
+        chance.target_chosen(state, frame, words[1], narration)
     elif kind == "LOSE":
-        if chance.lose(state, frame, words[1], N):
+        if chance.lose(state, frame, words[1], narration):
             stack.pop()
     elif kind == "BURY":
-        chance.bury_one(state, seat, words[1], False, N)
+        chance.bury_one(state, seat, words[1], False, narration)
         if frame.get("n") is not None:
             frame["n"] -= 1
         if chance.bury_done(state, frame):
             stack.pop()
     elif kind == "YELLOW_FEVER":
-        chance.bury_one(state, seat, words[-1], words[1] == "docks", N)
+        chance.bury_one(state, seat, words[-1], words[1] == "docks", narration)
         frame["owe"][str(seat)] -= 1
         if not chance.fever_seats(frame):
             stack.pop()
     elif kind == "FORFEIT":
         stack.pop()
-        forfeit(state, seat, words[1], N)
+        forfeit(state, seat, words[1], narration)
     else:  # pragma: no cover - every frame kind is listed above
         raise AssertionError(kind)
 
 
-def turn_step(state: State, seat: int, action: str, N: Narration) -> None:
+def turn_step(state: State, seat: int, action: str, narration: Narration) -> None:
     turn = state["turn"]
     verb = action.split()[0]
     if verb in WINDOW_VERBS:
-        window_step(state, seat, action, N)
+        window_step(state, seat, action, narration)
     elif verb in ("sail", "turn", "go", "face", "undo"):
         turn["plan"] = movement.plan_step(state, seat, turn["plan"], action)
         turn["stage"] = "start" if turn["plan"] is None else "plan"
         if verb == "sail" or verb == "turn":
-            N.add(f"{who(state, seat)} is planning a move")
+            narration.add(f"{who(state, seat)} is planning a move")
     elif verb == "confirm":
-        movement.confirm_turn_move(state, seat, N)
+        movement.confirm_turn_move(state, seat, narration)
     elif verb == "stay":
         at = state["players"][seat]["ship"]["at"]
         where = board.HARBOUR[at]["name"] if board.is_harbour(at) else at.upper()
-        N.add(f"{who(state, seat)} stays at {where}")
-        end_turn(state, N)
+        narration.add(f"{who(state, seat)} stays at {where}")
+        end_turn(state, narration)
     elif verb == "end":
-        N.add(f"{who(state, seat)} ends its turn")
-        end_turn(state, N)
+        narration.add(f"{who(state, seat)} ends its turn")
+        end_turn(state, narration)
 
 
-def window_step(state: State, seat: int, action: str, N: Narration) -> None:
+def window_step(state: State, seat: int, action: str, narration: Narration) -> None:
     verb = action.split()[0]
     if verb in ("unload", "load", "safe", "leave", "pickup"):
-        trading.home_step(state, seat, action, N)
+        trading.home_step(state, seat, action, narration)
     elif verb in ("offer", "want", "unoffer", "unwant"):
         was_empty = not (state["turn"]["basket"]["give"] or state["turn"]["basket"]["get"])
         trading.basket_step(state, seat, action)
         if was_empty:
             at = state["players"][seat]["ship"]["at"]
-            N.add(f"{who(state, seat)} is trading at {board.HARBOUR[at]['name']}")
+            narration.add(f"{who(state, seat)} is trading at {board.HARBOUR[at]['name']}")
     elif verb == "trade":
-        trading.do_trade(state, seat, N)
+        trading.do_trade(state, seat, narration)
     elif verb == "cancel":
         state["turn"]["basket"] = {"give": {}, "get": {}}
-        N.add(f"{who(state, seat)} calls off the trade")
+        narration.add(f"{who(state, seat)} calls off the trade")
     elif verb == "flat":
-        trading.flat_step(state, seat, action, N)
+        trading.flat_step(state, seat, action, narration)
     elif verb == "land":
-        trading.land_chart(state, seat, N)
+        trading.land_chart(state, seat, narration)
 
 
 # -- the engine's own steps --------------------------------------------------------------------------------------------
-def run(state: State, N: Narration, actor: int) -> None:
+def run(state: State, narration: Narration, actor: int) -> None:
     """Run tasks and forced steps until a seat owes a real decision, checking for a winner after each."""
     while state["phase"] == "play":
-        if win_check(state, actor, N):
+        if win_check(state, actor, narration):
             return
         frame = top(state)
         if frame is None:
             return
         if frame["kind"] == "task":
             state["stack"].pop()
-            run_task(state, frame, N)
+            run_task(state, frame, narration)
             continue
-        forced = forced_step(state, frame, N)
+        forced = forced_step(state, frame, narration)
         if forced is None:
             return
         if forced:
             seat, action = forced
-            dispatch(state, seat, action, N)
+            dispatch(state, seat, action, narration)
 
 
-def forced_step(state: State, frame: dict[str, Any], N: Narration) -> tuple[int, str] | None | bool:
+def forced_step(state: State, frame: dict[str, Any], narration: Narration) -> tuple[int, str] | None | bool:
     """The action the engine takes for a seat, False after settling a frame itself, None to wait."""
     kind = frame["kind"]
     if kind == "FREE_MOVE" and frame["plan"] is None and not movement.free_move_actions(state, frame):
         state["stack"].pop()
-        N.add(f"{who(state, frame['seat'])} cannot move and stays")
+        narration.add(f"{who(state, frame['seat'])} cannot move and stays")
         return False
     if kind == "PICK" and chance.pick_actions(state, frame) == ["done"]:
         state["stack"].pop()
@@ -297,31 +297,31 @@ def forced_step(state: State, frame: dict[str, Any], N: Narration) -> tuple[int,
     return None
 
 
-def run_task(state: State, frame: dict[str, Any], N: Narration) -> None:
+def run_task(state: State, frame: dict[str, Any], narration: Narration) -> None:
     op = frame["op"]
     if op == "walk":
-        movement.run_walk(state, frame, N)
+        movement.run_walk(state, frame, narration)
     elif op == "arrive":
         seat = frame["seat"]
         if not frame["free"] and state["turn"]["freemoved"]:
             return
         if state["players"][seat]["ship"]["at"] in board.TREASURE_COAST_SET:
-            chance.draw(state, seat, N)
+            chance.draw(state, seat, narration)
     elif op == "after":
         seat = frame["seat"]
         if not state["turn"]["freemoved"] and trading.window_actions(state, seat):
             state["turn"]["stage"] = "after"
         else:
-            end_turn(state, N)
+            end_turn(state, narration)
     elif op == "storm":
-        chance.storm(state, frame["seat"], N)
+        chance.storm(state, frame["seat"], narration)
     elif op == "bury_cap":
         hand = state["players"][frame["seat"]]["hand"]
         if sailing(hand) > frame["cap"]:
             state["stack"].append({"kind": "BURY", "seat": frame["seat"], "n": None, "cap": frame["cap"]})
     elif op == "recruit_if":
         if sailing(state["players"][frame["seat"]]["hand"]) <= 7:
-            chance.gain_crew(state, frame["seat"], 2, N)
+            chance.gain_crew(state, frame["seat"], 2, narration)
     elif op == "combat_end":
         state["combat"] = None
     elif op == "chance_back":
@@ -330,7 +330,7 @@ def run_task(state: State, frame: dict[str, Any], N: Narration) -> None:
         raise AssertionError(op)
 
 
-def end_turn(state: State, N: Narration) -> None:
+def end_turn(state: State, narration: Narration) -> None:
     turn = state["turn"]
     rec = turn["record"]
     if (
@@ -348,7 +348,7 @@ def end_turn(state: State, N: Narration) -> None:
         if limit and state["round"] >= limit:
             state["challenge"] = None
             finish(state, [], "round_limit")
-            N.add("Round limit reached: no winner")
+            narration.add("Round limit reached: no winner")
             return
         state["round"] += 1
     state["turn_index"] = nxt
@@ -356,7 +356,7 @@ def end_turn(state: State, N: Narration) -> None:
 
 
 # -- challenges (docs/games/buccaneer.md#honour-and-the-challenge-window) ----------------------------------------------
-def do_challenge(state: State, seat: int, N: Narration) -> None:
+def do_challenge(state: State, seat: int, narration: Narration) -> None:
     window = state["challenge"]
     state["challenge"] = None
     mover = window["mover"]
@@ -377,35 +377,35 @@ def do_challenge(state: State, seat: int, N: Narration) -> None:
         for k in CREW:
             state["pirate_pile"].extend([k] * hand[k])
             hand[k] = 0
-        N.add(
+        narration.add(
             f"{who(state, seat)} challenges {who(state, mover)}'s move: exceeded; {who(state, mover)} loses all crew to Pirate Island",
             private,
         )
     else:
-        N.add(f"{who(state, seat)} challenges {who(state, mover)}'s move: within; the challenger must pay", private)
+        narration.add(f"{who(state, seat)} challenges {who(state, mover)}'s move: within; the challenger must pay", private)
         state["stack"].append({"kind": "FORFEIT", "seat": seat})
 
 
-def forfeit(state: State, seat: int, item: str, N: Narration) -> None:
+def forfeit(state: State, seat: int, item: str, narration: Narration) -> None:
     p = state["players"][seat]
     if item in CREW_VALUE:
         p["hand"][item] -= 1
         state["flat"]["crew"][item] += 1
-        N.add(f"{who(state, seat)} forfeits {item.upper()} to Flat Island")
+        narration.add(f"{who(state, seat)} forfeits {item.upper()} to Flat Island")
     else:
         p["ship"]["hold"].remove(item)
         state["flat"]["treasure"][item] += 1
-        N.add(f"{who(state, seat)} forfeits {item} to Flat Island")
+        narration.add(f"{who(state, seat)} forfeits {item} to Flat Island")
 
 
 # -- the end -----------------------------------------------------------------------------------------------------------
-def win_check(state: State, actor: int, N: Narration) -> bool:
+def win_check(state: State, actor: int, narration: Narration) -> bool:
     start = actor if actor in state["order"] else state["order"][0]
     for seat in order_from(state, start):
         p = state["players"][seat]
         if p["ship"]["at"] == p["harbour"] and home_value(state, p["harbour"]) >= 20:
             finish(state, [seat], "landed_20")
-            N.add(f"{who(state, seat)} wins with {home_value(state, p['harbour'])} landed")
+            narration.add(f"{who(state, seat)} wins with {home_value(state, p['harbour'])} landed")
             return True
     return False
 

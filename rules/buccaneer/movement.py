@@ -194,7 +194,7 @@ def describe_end(state: State, seat: int, end: str, facing: str | None, target: 
     return text
 
 
-def confirm_turn_move(state: State, seat: int, N: Narration) -> None:
+def confirm_turn_move(state: State, seat: int, narration: Narration) -> None:
     """Execute the confirmed plan of the active seat: push the walk and its continuations
     (docs/games/buccaneer.md#interceptions)."""
     turn = state["turn"]
@@ -220,7 +220,7 @@ def confirm_turn_move(state: State, seat: int, N: Narration) -> None:
     if plan["kind"] == "turn":
         p["ship"]["facing"] = plan["face"]
         record_move(state, seat, "turn", start, start, plan["face"], 0, False, count(hand))
-        N.add(f"{who(state, seat)} turned to face {plan['face'].upper()} at {start.upper()}")
+        narration.add(f"{who(state, seat)} turned to face {plan['face'].upper()} at {start.upper()}")
         return
     stack.append(
         {
@@ -238,7 +238,7 @@ def confirm_turn_move(state: State, seat: int, N: Narration) -> None:
     )
 
 
-def run_walk(state: State, frame: dict[str, Any], N: Narration) -> None:
+def run_walk(state: State, frame: dict[str, Any], narration: Narration) -> None:
     """Walk the line square by square; every non-derelict ship passed may intercept
     (docs/games/buccaneer.md#interceptions)."""
     seat = frame["seat"]
@@ -251,7 +251,7 @@ def run_walk(state: State, frame: dict[str, Any], N: Narration) -> None:
                 state["stack"].append(frame)
                 end = path[frame["k"] - 1]
                 state["stack"].append({"kind": "INTERCEPT", "seat": s, "mover": seat, "square": q, "end": end})
-                N.add(f"{who(state, s)} may attack {who(state, seat)} passing {q.upper()} (bound for {end.upper()})")
+                narration.add(f"{who(state, s)} may attack {who(state, seat)} passing {q.upper()} (bound for {end.upper()})")
                 return
         frame["i"] += 1
         frame["asked"] = []
@@ -262,16 +262,16 @@ def run_walk(state: State, frame: dict[str, Any], N: Narration) -> None:
     record = state["turn"]["record"]
     record["k_travelled"] = frame["k"]
     record_move(state, seat, "sail", frame["from"], end, frame["dir"], frame["k"], False, record["n0"])
-    N.add(f"{who(state, seat)} sailed {frame['k']} {frame['dir'].upper()} from {_where(frame['from'])} {text}")
+    narration.add(f"{who(state, seat)} sailed {frame['k']} {frame['dir'].upper()} from {_where(frame['from'])} {text}")
     if target is not None:
-        start_combat(state, attacker=seat, attacked=target, mover=seat, square=end, intercepted=False, N=N)
+        start_combat(state, attacker=seat, attacked=target, mover=seat, square=end, intercepted=False, narration=narration)
 
 
 def _where(at: str) -> str:
     return board.HARBOUR[at]["name"] if board.is_harbour(at) else at.upper()
 
 
-def intercepted(state: State, interceptor: int, frame: dict[str, Any], N: Narration) -> None:
+def intercepted(state: State, interceptor: int, frame: dict[str, Any], narration: Narration) -> None:
     """The passed ship attacks: the mover stops on the square and the fight starts (docs/games/buccaneer.md#interceptions)."""
     seat = frame["seat"]
     q = board.RAYS[frame["from"]][frame["dir"]][frame["i"] - 1]
@@ -279,8 +279,8 @@ def intercepted(state: State, interceptor: int, frame: dict[str, Any], N: Narrat
     record = state["turn"]["record"]
     record["k_travelled"] = frame["i"]
     record_move(state, seat, "sail", frame["from"], q, frame["dir"], frame["i"], False, record["n0"])
-    N.add(f"{who(state, interceptor)} stops {who(state, seat)} at {q.upper()}")
-    start_combat(state, attacker=interceptor, attacked=seat, mover=seat, square=q, intercepted=True, N=N)
+    narration.add(f"{who(state, interceptor)} stops {who(state, seat)} at {q.upper()}")
+    start_combat(state, attacker=interceptor, attacked=seat, mover=seat, square=q, intercepted=True, narration=narration)
 
 
 def free_move_actions(state: State, frame: dict[str, Any]) -> list[str]:
@@ -291,7 +291,7 @@ def free_move_actions(state: State, frame: dict[str, Any]) -> list[str]:
     return plan_actions(state, seat, plan, True)
 
 
-def confirm_free_move(state: State, frame: dict[str, Any], N: Narration) -> None:
+def confirm_free_move(state: State, frame: dict[str, Any], narration: Narration) -> None:
     seat = frame["seat"]
     plan = frame["plan"]
     start = state["players"][seat]["ship"]["at"]
@@ -300,5 +300,5 @@ def confirm_free_move(state: State, frame: dict[str, Any], N: Narration) -> None
     record_move(
         state, seat, "sail", start, plan["end"], plan["dir"], plan["k"], True, count(state["players"][seat]["hand"])
     )
-    N.add(f"{who(state, seat)} (free move) sailed {plan['k']} {plan['dir'].upper()} from {_where(start)} {text}")
+    narration.add(f"{who(state, seat)} (free move) sailed {plan['k']} {plan['dir'].upper()} from {_where(start)} {text}")
     state["stack"].append({"kind": "task", "op": "arrive", "seat": seat, "free": True})

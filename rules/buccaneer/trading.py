@@ -118,7 +118,7 @@ def basket_step(state: State, seat: int, action: str) -> None:
         basket[key] = {i: basket[key][i] for i in ITEMS if i in basket[key]}
 
 
-def do_trade(state: State, seat: int, N: Narration) -> None:
+def do_trade(state: State, seat: int, narration: Narration) -> None:
     p = state["players"][seat]
     harbour = p["ship"]["at"]
     docks = state["harbours"][harbour]["docks"]
@@ -150,7 +150,7 @@ def do_trade(state: State, seat: int, N: Narration) -> None:
     p["ship"]["hold"] = sort_hold(p["ship"]["hold"])
     p["keepers"].sort()
     docks["cards"].sort()
-    N.add(
+    narration.add(
         f"{who(state, seat)} at {board.HARBOUR[harbour]['name']} gives {_list(basket['give'])}, gets {_list(basket['get'])}"
     )
     state["turn"]["basket"] = {"give": {}, "get": {}}
@@ -182,7 +182,7 @@ def home_actions(state: State, seat: int) -> list[str]:
     return out
 
 
-def home_step(state: State, seat: int, action: str, N: Narration) -> None:
+def home_step(state: State, seat: int, action: str, narration: Narration) -> None:
     verb, item = action.split()
     p = state["players"][seat]
     h = state["harbours"][p["harbour"]]
@@ -191,29 +191,29 @@ def home_step(state: State, seat: int, action: str, N: Narration) -> None:
     if verb == "unload":
         p["ship"]["hold"].remove(item)
         docks["treasure"][item] += 1
-        N.add(f"{name} unloads {item}")
+        narration.add(f"{name} unloads {item}")
     elif verb == "load":
         docks["treasure"][item] -= 1
         p["ship"]["hold"] = sort_hold([*p["ship"]["hold"], item])
-        N.add(f"{name} loads {item} aboard")
+        narration.add(f"{name} loads {item} aboard")
     elif verb == "safe":
         n = 1 if h["safety"][item] >= 3 else 3
         docks["treasure"][item] -= n
         h["safety"][item] += n
-        N.add(f"{name} puts {n} {item} in the Safety Zone")
+        narration.add(f"{name} puts {n} {item} in the Safety Zone")
     elif verb == "leave":
         p["hand"][item] -= 1
         docks["crew"][item] += 1
-        N.add(f"{name} leaves {item.upper()} for sale")
+        narration.add(f"{name} leaves {item.upper()} for sale")
     elif item in CREW_VALUE:
         docks["crew"][item] -= 1
         p["hand"][item] += 1
-        N.add(f"{name} picks up {item.upper()} from the Docks")
+        narration.add(f"{name} picks up {item.upper()} from the Docks")
     else:
         card = has_keeper(docks["cards"], item)
         docks["cards"].remove(card)
         p["keepers"] = sorted([*p["keepers"], card])
-        N.add(f"{name} picks up {KEEPER_TITLE[item]} from the Docks")
+        narration.add(f"{name} picks up {KEEPER_TITLE[item]} from the Docks")
 
 
 # -- Flat Island and Anchor Bay -------------------------------------------------------------------------
@@ -227,7 +227,7 @@ def flat_actions(state: State, seat: int) -> list[str]:
     return out
 
 
-def flat_step(state: State, seat: int, action: str, N: Narration) -> None:
+def flat_step(state: State, seat: int, action: str, narration: Narration) -> None:
     _, verb, item = action.split()
     p = state["players"][seat]
     flat = state["flat"]
@@ -235,15 +235,15 @@ def flat_step(state: State, seat: int, action: str, N: Narration) -> None:
     if verb == "leave":
         p["hand"][item] -= 1
         flat["crew"][item] += 1
-        N.add(f"{name} leaves {item.upper()} on Flat Island")
+        narration.add(f"{name} leaves {item.upper()} on Flat Island")
     elif item in CREW_VALUE:
         flat["crew"][item] -= 1
         p["hand"][item] += 1
-        N.add(f"{name} takes {item.upper()} from Flat Island")
+        narration.add(f"{name} takes {item.upper()} from Flat Island")
     else:
         flat["treasure"][item] -= 1
         p["ship"]["hold"] = sort_hold([*p["ship"]["hold"], item])
-        N.add(f"{name} takes {item} from Flat Island")
+        narration.add(f"{name} takes {item} from Flat Island")
 
 
 def can_land_chart(state: State, seat: int) -> bool:
@@ -256,13 +256,13 @@ def can_land_chart(state: State, seat: int) -> bool:
     )
 
 
-def land_chart(state: State, seat: int, N: Narration) -> None:
+def land_chart(state: State, seat: int, narration: Narration) -> None:
     p = state["players"][seat]
     card = has_keeper(p["keepers"], "chart")
     p["keepers"].remove(card)
     state["removed"].append(card)
     state["kidd_landed"] = True
-    N.add(f"{who(state, seat)} lands Kidd's Chart at Anchor Bay and digs for treasure up to 7")
+    narration.add(f"{who(state, seat)} lands Kidd's Chart at Anchor Bay and digs for treasure up to 7")
     state["stack"].append({"kind": "PICK", "seat": seat, "budget": 7})
 
 

@@ -68,10 +68,7 @@ def sample(view: dict[str, Any], seat: int, rng: random.Random) -> State:
             free = [card for card in order if card not in c["used"] and card not in c["duration"]]
             if active is not None and active[0] == c["idx"]:
                 free.remove(active[1])
-            if "queue" in row:
-                queue = list(row["queue"])
-            else:
-                queue = rng.sample(free, row["queued"])
+            queue = list(row["queue"]) if "queue" in row else rng.sample(free, row["queued"])
             c["queue"] = queue
             c["hand"] = list(row["hand"]) if "hand" in row else [card for card in free if card not in queue]
         chars.append(c)

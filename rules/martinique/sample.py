@@ -115,10 +115,7 @@ def sample(view: dict[str, Any], seat: int, rng: random.Random) -> State:
                  "done": len(via) - owed}
             )
     dig_pub = {sq: cell["pub_seat"] for sq, cell in view["squares"].items() if cell["pub_seat"] is not None}
-    if view["phase"] == "sunset":
-        next_pub = view["next_pub"] - 1
-    else:
-        next_pub = 8 if over else 0
+    next_pub = view["next_pub"] - 1 if view["phase"] == "sunset" else 8 if over else 0
     return {
         "game": "martinique",
         "version": 1,

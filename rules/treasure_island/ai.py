@@ -157,10 +157,7 @@ class PirateAI:
             tok = verified.get(h["day"])
             if tok in ("truth", "lie"):
                 continue  # already a certainty
-            if tok == "bluff":
-                eps = 0.6
-            else:
-                eps = 0.35 if any(d < h["day"] for d in bluff_days) else 0.05
+            eps = 0.6 if tok == "bluff" else 0.35 if any(d < h["day"] for d in bluff_days) else 0.05
             factors.append((geometry.mask_from_b64(h["true_mask"]), eps))
         for k in nodes:
             x = 1.0

@@ -335,9 +335,8 @@ def _fill_secrets(state: State, v: dict[str, Any], seat: int, silver: int, rng: 
         state["memory"][seat] = [dict(x) for x in priv["memory"]]
 
     # District Hints
-    if buried:
-        if not _districts(state, v, seat, silver, priv, reveal, g, t, rng) and strict:
-            return False
+    if buried and not _districts(state, v, seat, silver, priv, reveal, g, t, rng) and strict:
+        return False
 
     # compass cards shown
     if not _compass(state, v, seat, silver, priv, reveal, t, mid, rng, strict):
@@ -658,7 +657,7 @@ def _hint_cards(state: State, v: dict[str, Any], seat: int, silver: int, expansi
     black = [f"B{k}" for k in range(1, 13 if expansion else 12)]
     played = {h["card"] for h in state["hints"]}
     if state["state"] == "bury":
-        starting_left = [c for c in starting]
+        starting_left = list(starting)
         rng.shuffle(starting_left)
         if seat != silver:
             state["hand"] = starting_left[:3]

@@ -116,7 +116,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         players.append({"seat": p, "role": "silver" if p == state["silver"] else "pirate", "minis": model.player_minis(state, p)})
     v: dict[str, Any] = {
         "game": "treasure_island",
-        "version": state["version"] if "version" in state else 1,
+        "version": state.get("version", 1),
         "options": dict(state["options"]),
         "map": MAPS[state["options"]["map"]],
         "legal_mask": _legal_b64(state["options"]["map"]),

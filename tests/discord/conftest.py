@@ -4,6 +4,7 @@ Discord, over a real table host on a SQLite file. The host's clock follows simco
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 from collections.abc import AsyncIterator
@@ -216,8 +217,6 @@ async def world(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator
     finally:
         await env.shutdown()
         for host in hosts:
-            try:
+            with contextlib.suppress(Exception):  # closing twice (after a restart) is harmless
                 await host.close()
-            except Exception:  # noqa: BLE001 - closing twice (after a restart) is harmless
-                pass
         env.raise_errors()

@@ -13,6 +13,7 @@ jitter, or at a random moment of its start-up and restore. The child prints ``TR
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import queue
@@ -273,10 +274,8 @@ def run_until_killed(lines: Lines, pid: int, plan: Plan, end_word: str | None = 
         else:
             time.sleep(max(0.0, start + plan.seconds - time.monotonic()))
     finally:
-        try:
+        with contextlib.suppress(ProcessLookupError):  # it died by itself: the caller's checks say so
             os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:  # it died by itself: the caller's checks say so
-            pass
     while True:
         line = lines.get(time.monotonic() + STUCK_SECONDS)
         if line is None or (end_word and line.startswith(end_word)):

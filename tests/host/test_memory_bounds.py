@@ -113,30 +113,30 @@ def _bytes_per_entry(cached: Any, fill: Callable[[], Iterator[None]]) -> float:
 
 
 def test_a_full_reach_cache_holds_no_more_than_its_stated_bound() -> None:
-    from rules.treasure_island import geometry as G
+    from rules.treasure_island import geometry
 
-    g = G.geo("treasure")
-    maxsize = G._reach.cache_info().maxsize
+    g = geometry.geo("treasure")
+    maxsize = geometry._reach.cache_info().maxsize
     # the widest move (14 half-miles, Ben ignores the red zones) from nodes spread over the whole island
-    starts = [G.ij(k) for k in g.legal_nodes[:: max(1, len(g.legal_nodes) // (maxsize + 8))]]
+    starts = [geometry.ij(k) for k in g.legal_nodes[:: max(1, len(g.legal_nodes) // (maxsize + 8))]]
 
     def fill() -> Iterator[None]:
         for p in starts:
-            G._reach("treasure", p, 14, True, ())
+            geometry._reach("treasure", p, 14, True, ())
             yield
 
-    per_entry = _bytes_per_entry(G._reach, fill)
-    assert len(starts) > maxsize and G._reach.cache_info().currsize == 0
+    per_entry = _bytes_per_entry(geometry._reach, fill)
+    assert len(starts) > maxsize and geometry._reach.cache_info().currsize == 0
     assert per_entry <= BYTES_PER_ENTRY["rules.treasure_island.geometry._reach"][0]
 
 
 @pytest.mark.parametrize("cache", ["_disc_mask", "halfplane_mask"])
 def test_a_full_mask_cache_holds_no_more_than_its_stated_bound(cache: str) -> None:
-    from rules.treasure_island import geometry as G
+    from rules.treasure_island import geometry
 
-    cached = getattr(G, cache)
+    cached = getattr(geometry, cache)
     maxsize = cached.cache_info().maxsize
-    points = [(i, j) for i in range(0, G.W, 2) for j in range(0, G.H, 2)]
+    points = [(i, j) for i in range(0, geometry.W, 2) for j in range(0, geometry.H, 2)]
 
     def fill() -> Iterator[None]:
         for n in range(maxsize):

@@ -8,6 +8,7 @@ the network even if the database were not checked first."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import socket
@@ -169,10 +170,8 @@ async def test_a_postgresql_server_that_never_answers_is_given_up_on(monkeypatch
     accepted: list[socket.socket] = []
 
     def serve() -> None:
-        try:
+        with contextlib.suppress(OSError):
             accepted.append(listener.accept()[0])  # and never a byte back
-        except OSError:
-            pass
 
     threading.Thread(target=serve, daemon=True).start()
     monkeypatch.setattr(store_errors, "CONNECT_SECONDS", 0.5)

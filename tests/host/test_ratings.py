@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.cli.main import main
-from bot.host import ratings as R
+from bot.host import ratings
 from bot.host.ratings_rebuild import rated_games, rebuild
 from bot.host.tables import Caller, TableHost
 from bot.infra.store import MIGRATIONS, Commit, Rater, Store
@@ -73,7 +73,7 @@ async def test_leaderboard_lists_after_three_games_by_conservative_rating(host: 
     shown = [float(line.split("**")[1]) for line in board[1:]]
     assert shown == sorted(shown, reverse=True)
     ana = next(line for line in board[1:] if "Ana" in line)
-    [(mu, sigma)] = [(r.mu, r.sigma) for _, uid, _, r in await host.store.ratings.board(GUILD, "toy", min_games=R.MIN_GAMES) if uid == 100]
+    [(mu, sigma)] = [(r.mu, r.sigma) for _, uid, _, r in await host.store.ratings.board(GUILD, "toy", min_games=ratings.MIN_GAMES) if uid == 100]
     assert f"**{mu - 3 * sigma:.1f}** ({mu:.1f} ± {sigma:.1f}, 3 games)" in ana
     assert any("Parley AI · normal" in line for line in board)
     # /stats: this server's rating and rank per game
@@ -101,7 +101,7 @@ async def test_rebuild_equals_the_incremental_updates(
     assert await rebuild(host.store) == 5
     assert await rows(db_path, RATINGS) == incremental and await rows(db_path, CHANGES) == changes
     # and the pure replay of the same games gives the same numbers
-    replayed = R.replay(await rated_games(host.store))
+    replayed = ratings.replay(await rated_games(host.store))
     assert sorted((g, p, r.mu, r.sigma, r.games) for (_, g, p), r in replayed.items()) == [
         (g, p, mu, sigma, n) for _, g, p, _, _, mu, sigma, n in incremental
     ]
@@ -188,7 +188,7 @@ async def test_a_failing_rating_update_rolls_back_the_final_move(
     def broken(*_: object) -> None:
         raise RuntimeError("rating failed")
 
-    monkeypatch.setattr(R, "RATER", Rater(R.DEFAULT, broken))
+    monkeypatch.setattr(ratings, "RATER", Rater(ratings.DEFAULT, broken))
     last = None
     for _ in range(500):
         summary = host.table_for(CHANNEL)
@@ -257,7 +257,7 @@ async def test_two_processes_finishing_games_of_one_player_at_once_lose_no_updat
                 seats=seats,
             )
             await store.tables.begin(table_id, seats, {"n": 0}, 1.0)
-            rated = R.rated_game(
+            rated = ratings.rated_game(
                 table_id=table_id,
                 guild_id=GUILD,
                 game_id="toy",
@@ -281,7 +281,7 @@ async def test_two_processes_finishing_games_of_one_player_at_once_lose_no_updat
                     now=2.0,
                     finished=True,
                     rating=rated,
-                    rater=R.RATER,
+                    rater=ratings.RATER,
                 ))
                 for store, table_id, rated in tables
             )

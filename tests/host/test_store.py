@@ -36,9 +36,9 @@ async def new_table(store: Store, channel: int = SNOWFLAKE + 1) -> int:
 
 
 async def append(store: Store, table_id: int, n: int, **kw: object) -> None:
-    args: dict[str, object] = dict(
-        n=n, kind="action", seat=0, action="mark", by_ai=False, user_id=SNOWFLAKE + 2, public=[f"move {n}"]
-    )
+    args: dict[str, object] = {
+        "n": n, "kind": "action", "seat": 0, "action": "mark", "by_ai": False, "user_id": SNOWFLAKE + 2, "public": [f"move {n}"]
+    }
     args.update(kw)
     await store.append(Commit(table_id, snapshot={"n": n}, now=10.0 + n, **args))  # type: ignore[arg-type]
 
@@ -80,7 +80,7 @@ async def test_the_final_move_commits_its_results_and_clears_the_deadlines(store
     table_id = await new_table(store)
     await store.tables.begin(table_id, await store.seats.of(table_id), {"n": 0}, now=2.0)
     await append(store, table_id, 1, deadlines=[DeadlineRow(table_id, 0, 1.0, 2.0, False)])
-    result = dict(table_id=table_id, guild_id=SNOWFLAKE, game_id="toy", user_id=SNOWFLAKE + 2, name="Ana")
+    result = {"table_id": table_id, "guild_id": SNOWFLAKE, "game_id": "toy", "user_id": SNOWFLAKE + 2, "name": "Ana"}
     await append(
         store, table_id, 2, finished=True, results=[{**result, "seat": 0, "won": True, "score": 3, "finished": 12}]
     )

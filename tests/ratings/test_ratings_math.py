@@ -8,7 +8,7 @@ import math
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.host import ratings as R
+from bot.host import ratings
 from rules import playout, registry
 from rules.core import Outcome
 
@@ -22,18 +22,18 @@ def seats(*people: tuple[int, int, str], ai: dict[int, str] | None = None) -> li
     return sorted(rows)
 
 
-def game(outcome: Outcome, rows: list, game_id: str = "toy") -> R.RatedGame:
-    g = R.rated_game(table_id=1, guild_id=5, game_id=game_id, finished=1.0, seats=rows, outcome=outcome)
+def game(outcome: Outcome, rows: list, game_id: str = "toy") -> ratings.RatedGame:
+    g = ratings.rated_game(table_id=1, guild_id=5, game_id=game_id, finished=1.0, seats=rows, outcome=outcome)
     assert g is not None
     return g
 
 
-def mus(changes: list[R.Change]) -> list[tuple[float, float]]:
+def mus(changes: list[ratings.Change]) -> list[tuple[float, float]]:
     return [(c.after.mu, c.after.sigma) for c in changes]
 
 
 def test_two_players_match_a_hand_worked_plackett_luce_update_and_openskill() -> None:
-    changes, new = R.rate(game(Outcome((0,), "won"), seats(ALICE, BOB)), {})
+    changes, new = ratings.rate(game(Outcome((0,), "won"), seats(ALICE, BOB)), {})
     # by hand, Weng & Lin (2011) algorithm 4 with openskill's defaults: σ² grows by τ² first; c² = Σ(σ² + β²)
     mu, beta, tau = 25.0, 25.0 / 6, 25.0 / 300
     s2 = (25.0 / 3) ** 2 + tau**2
@@ -52,14 +52,14 @@ def test_two_players_match_a_hand_worked_plackett_luce_update_and_openskill() ->
     assert mus(changes) == [(a.mu, a.sigma), (b.mu, b.sigma)]
     assert (round(a.mu, 1), round(b.mu, 1)) == (27.6, 22.4)
     assert new["11"].games == new["12"].games == 1
-    assert R.change_line(changes) == "Ratings: alice 25.0 → 27.6, bob 25.0 → 22.4"
+    assert ratings.change_line(changes) == "Ratings: alice 25.0 → 27.6, bob 25.0 → 22.4"
 
 
 def test_three_players_with_a_tie_for_second_from_earlier_ratings() -> None:
-    before = {"11": R.Rating(30.0, 6.0, 4), "12": R.Rating(22.0, 7.5, 2), "13": R.Rating(25.0, 25.0 / 3, 0)}
+    before = {"11": ratings.Rating(30.0, 6.0, 4), "12": ratings.Rating(22.0, 7.5, 2), "13": ratings.Rating(25.0, 25.0 / 3, 0)}
     rated = game(Outcome((2,), "won", places=(2, 2, 1)), seats(ALICE, BOB, CARL))
     assert [(e.team, e.place) for e in rated.entries] == [(0, 2), (1, 2), (2, 1)]
-    changes, new = R.rate(rated, before)
+    changes, new = ratings.rate(rated, before)
     model = PlackettLuce()
     want = model.rate(
         [[model.rating(mu=30.0, sigma=6.0)], [model.rating(mu=22.0, sigma=7.5)], [model.rating()]], ranks=[2, 2, 1]
@@ -71,7 +71,7 @@ def test_three_players_with_a_tie_for_second_from_earlier_ratings() -> None:
 
 def test_two_teams_of_two_as_flagon_crews() -> None:
     outcome = Outcome((1, 3), "navy", teams=((0, 2), (1, 3)), places=(2, 1))
-    changes, _ = R.rate(game(outcome, seats(ALICE, BOB, CARL, DORA)), {"11": R.Rating(28.0, 5.0, 9)})
+    changes, _ = ratings.rate(game(outcome, seats(ALICE, BOB, CARL, DORA)), {"11": ratings.Rating(28.0, 5.0, 9)})
     model = PlackettLuce()
     [[a, c], [b, d]] = model.rate(
         [[model.rating(mu=28.0, sigma=5.0), model.rating()], [model.rating(), model.rating()]], ranks=[2, 1]
@@ -83,9 +83,9 @@ def test_without_places_the_winners_come_first_and_a_game_without_winners_is_not
     rated = game(Outcome((1,), "won"), seats(ALICE, BOB, CARL))
     assert [e.place for e in rated.entries] == [2, 1, 2]
     rows = seats(ALICE, BOB)
-    assert R.rated_game(table_id=1, guild_id=5, game_id="toy", finished=1.0, seats=rows, outcome=None) is None
+    assert ratings.rated_game(table_id=1, guild_id=5, game_id="toy", finished=1.0, seats=rows, outcome=None) is None
     stall = Outcome((), "stall")
-    assert R.rated_game(table_id=1, guild_id=5, game_id="toy", finished=1.0, seats=rows, outcome=stall) is None
+    assert ratings.rated_game(table_id=1, guild_id=5, game_id="toy", finished=1.0, seats=rows, outcome=stall) is None
 
 
 def test_ai_levels_are_players_and_a_player_who_left_is_rated_for_the_seat() -> None:
@@ -96,21 +96,21 @@ def test_ai_levels_are_players_and_a_player_who_left_is_rated_for_the_seat() -> 
         ("ai:easy", None, "Parley AI · easy"),
         ("ai:easy", None, "Parley AI · easy"),
     ]
-    changes, new = R.rate(rated, {})
+    changes, new = ratings.rate(rated, {})
     # two seats of one level: rated once per seat from the same prior, the mean kept, one game counted
     model = PlackettLuce()
     [[a], [e1], [e2]] = model.rate([[model.rating()], [model.rating()], [model.rating()]], ranks=[2, 1, 2])
     assert new["ai:easy"].mu == pytest.approx((e1.mu + e2.mu) / 2) and new["ai:easy"].games == 1
     assert changes[0].after.mu == a.mu
     assert (
-        R.change_line(changes) == f"Ratings: alice 25.0 → {a.mu:.1f}, Parley AI · easy 25.0 → {new['ai:easy'].mu:.1f}"
+        ratings.change_line(changes) == f"Ratings: alice 25.0 → {a.mu:.1f}, Parley AI · easy 25.0 → {new['ai:easy'].mu:.1f}"
     )
 
 
 def test_an_ai_level_playing_only_itself_is_not_rated() -> None:
     rows = [(0, None, "AI 0", "normal", False), (1, None, "AI 1", "normal", False)]
     assert (
-        R.rated_game(table_id=1, guild_id=5, game_id="toy", finished=1.0, seats=rows, outcome=Outcome((0,), "x"))
+        ratings.rated_game(table_id=1, guild_id=5, game_id="toy", finished=1.0, seats=rows, outcome=Outcome((0,), "x"))
         is None
     )
 
@@ -118,21 +118,21 @@ def test_an_ai_level_playing_only_itself_is_not_rated() -> None:
 def test_a_lone_side_is_not_rated() -> None:
     rows = [(0, None, "AI", "easy", False), (1, None, "", None, False)]
     assert (
-        R.rated_game(table_id=1, guild_id=5, game_id="toy", finished=1.0, seats=rows, outcome=Outcome((0,), "x"))
+        ratings.rated_game(table_id=1, guild_id=5, game_id="toy", finished=1.0, seats=rows, outcome=Outcome((0,), "x"))
         is None
     )
 
 
 def test_replay_equals_rating_one_game_at_a_time() -> None:
     games = [
-        R.RatedGame(i, 5, "toy", float(i), game(Outcome((i % 3,), "won"), seats(ALICE, BOB, CARL)).entries)
+        ratings.RatedGame(i, 5, "toy", float(i), game(Outcome((i % 3,), "won"), seats(ALICE, BOB, CARL)).entries)
         for i in range(6)
     ]
-    current: dict[str, R.Rating] = {}
+    current: dict[str, ratings.Rating] = {}
     for g in games:
-        _, new = R.rate(g, current)
+        _, new = ratings.rate(g, current)
         current.update(new)
-    assert R.replay(games) == {(5, "toy", p): r for p, r in current.items()}
+    assert ratings.replay(games) == {(5, "toy", p): r for p, r in current.items()}
 
 
 # -- each game's outcome as sides and places (docs/games/<game>.md, "Ratings") -------------------------------
@@ -143,7 +143,7 @@ def outcome_of(game_id: str, state: dict) -> Outcome:
 
 
 def sides(out: Outcome, n: int) -> list[tuple[tuple[int, ...], int]] | None:
-    return R.sides(out, n)
+    return ratings.sides(out, n)
 
 
 @pytest.mark.parametrize(
@@ -236,7 +236,7 @@ def test_seeded_games_end_with_every_seat_on_one_side_and_the_winners_first(
     for seed in ("r1", "r2"):
         state, _ = playout.play(game, players, options, seed, playout.ai_chooser(["easy"] * players, seed))
         out = playout.final_outcome(game, state)
-        ranked = R.sides(out, players)
+        ranked = ratings.sides(out, players)
         if ranked is None:  # only a game its rules rank nobody in
             assert game_id == "treasure_island" and out.reason == "provisions", out
             continue

@@ -134,22 +134,22 @@ def test_final_picture_marks_the_treasure_square() -> None:
 def test_a_seat_panels_map_tiles_keep_clear_of_their_label() -> None:
     """Issue 28: the panel read "mapsnone". The tiles (or "none") start a clear gap after the "maps:" label: at
     least 12 px, 6 in Discord's preview."""
-    from renderers import martinique as R
+    from renderers import martinique as renderer
     from renderers.common import text_width
 
-    assert R.MAPS_LABEL_X + text_width("maps:", 20, True) + 12 <= R.MAPS_X
+    assert renderer.MAPS_LABEL_X + text_width("maps:", 20, True) + 12 <= renderer.MAPS_X
 
 
 def test_a_pirate_digging_on_the_hook_leaves_its_name_readable() -> None:
     """Issue 28: at Sunset a pirate on a Hook square covered the word HOOK; the name then goes small to the block's
     centre, between the pirates, and the emptied Hook shows no counts."""
     from renderers import common
-    from renderers import martinique as R
+    from renderers import martinique as renderer
 
     s = json.loads(json.dumps(SNAPSHOTS["dig"]))
     view = GAME.view(s, None)
     view["squares"]["D5"]["pirate"] = "black"
-    R._base_rgb.cache_clear()
+    renderer._base_rgb.cache_clear()
     with common.measuring() as log:
         render(view)
     said = [t for _, texts in log.pictures for _, t in texts]

@@ -112,11 +112,13 @@ def _text_calls(path: Path) -> list[int]:
     """Lines where ``path`` calls a ``.text``/``.multiline_text`` method on something other than the common module."""
     found = []
     for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            if node.func.attr in ("text", "multiline_text") and not (
-                isinstance(node.func.value, ast.Name) and node.func.value.id == "common"
-            ):
-                found.append(node.lineno)
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("text", "multiline_text")
+            and not (isinstance(node.func.value, ast.Name) and node.func.value.id == "common")
+        ):
+            found.append(node.lineno)
     return found
 
 

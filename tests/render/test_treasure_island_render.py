@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from renderers import treasure_island as R
+from renderers import treasure_island as renderer
 from rules.treasure_island import GAME
 
 State = dict[str, Any]
@@ -51,17 +51,17 @@ STATES = states()
 @pytest.mark.parametrize("idx", range(0, len(STATES), max(1, len(STATES) // 5)))
 def test_public_and_private_pictures(idx: int) -> None:
     s = STATES[idx]
-    check_png(R.render(GAME.view(s, None)))
+    check_png(renderer.render(GAME.view(s, None)))
     pirate = 1 if s["silver"] != 1 else 2
     for seat in (s["silver"], pirate):
-        check_png(R.render(GAME.view(s, seat), seat=seat))
+        check_png(renderer.render(GAME.view(s, seat), seat=seat))
 
 
 def test_revenge_island_and_expansion_pictures() -> None:
     s = GAME.new(6, {"map": "revenge", "expansion": "on", "silver": "first"}, "rev")
     s, _ = GAME.apply(s, 0, "bury 20,8")
-    check_png(R.render(GAME.view(s, None)))
-    check_png(R.render(GAME.view(s, 0), seat=0))
+    check_png(renderer.render(GAME.view(s, None)))
+    check_png(renderer.render(GAME.view(s, 0), seat=0))
 
 
 def test_acting_pirate_sees_where_their_character_can_go() -> None:
@@ -71,7 +71,7 @@ def test_acting_pirate_sees_where_their_character_can_go() -> None:
     assert view["private"]["reach"]
     without = json.loads(json.dumps(view))
     without["private"]["reach"] = {}
-    assert R.render(view, seat=seat) != R.render(without, seat=seat)
+    assert renderer.render(view, seat=seat) != renderer.render(without, seat=seat)
 
 
 def test_public_picture_is_the_same_whatever_the_secrets() -> None:
@@ -82,14 +82,14 @@ def test_public_picture_is_the_same_whatever_the_secrets() -> None:
     other["hint_tokens"] = ["truth"] + ["bluff"] * (len(other["hint_tokens"]) - 1)
     other["districts"] = {m: ["D1"] * len(d) for m, d in other["districts"].items()}
     other["chest_tokens"] = ["dig"] * len(other["chest_tokens"])
-    assert R.render(GAME.view(s, None)) == R.render(GAME.view(other, None))
+    assert renderer.render(GAME.view(s, None)) == renderer.render(GAME.view(other, None))
 
 
 def test_pictures_are_deterministic() -> None:
     s = STATES[len(STATES) // 2]
-    assert R.render(GAME.view(s, None)) == R.render(GAME.view(s, None))
+    assert renderer.render(GAME.view(s, None)) == renderer.render(GAME.view(s, None))
     seat = s["silver"]
-    assert R.render(GAME.view(s, seat), seat=seat) == R.render(GAME.view(s, seat), seat=seat)
+    assert renderer.render(GAME.view(s, seat), seat=seat) == renderer.render(GAME.view(s, seat), seat=seat)
 
 
 def test_movable_tags_cover_no_map_name_no_figure_and_no_other_tag() -> None:
@@ -100,17 +100,17 @@ def test_movable_tags_cover_no_map_name_no_figure_and_no_other_tag() -> None:
         for seat in (None, *range(GAME.seat_count(s))):
             v = GAME.view(s, seat)
             pirate = v.get("private") if seat is not None and seat != v["silver_seat"] else None
-            figures = R.figure_boxes(v)
-            fixed = [*R._static_boxes(json.dumps(v["map"], sort_keys=True)), *figures]
-            placed = R._place_tags(v, pirate, figures)
+            figures = renderer.figure_boxes(v)
+            fixed = [*renderer._static_boxes(json.dumps(v["map"], sort_keys=True)), *figures]
+            placed = renderer._place_tags(v, pirate, figures)
             for k, (box, tag) in enumerate(placed):
-                assert R._inside(box), tag
-                assert not any(R._overlaps(box, other) for other in fixed), tag
-                assert not any(R._overlaps(box, other) for other, _ in placed[:k]), tag
+                assert renderer._inside(box), tag
+                assert not any(renderer._overlaps(box, other) for other in fixed), tag
+                assert not any(renderer._overlaps(box, other) for other, _ in placed[:k]), tag
             placed_tags += len(placed)
     assert placed_tags > 50
     # two searches a mile apart: their tags are side by side, not one over the other
     v = GAME.view(STATES[-1], None)
     v = {**v, "searches": [{**v["searches"][0], "centre": [12, 12]}, {**v["searches"][0], "centre": [12.5, 12]}]}
-    (a, _), (b, _) = R._place_tags({**v, "hints": [], "fog": []}, None, [])[:2]
-    assert not R._overlaps(a, b)
+    (a, _), (b, _) = renderer._place_tags({**v, "hints": [], "fog": []}, None, [])[:2]
+    assert not renderer._overlaps(a, b)

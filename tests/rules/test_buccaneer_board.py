@@ -84,7 +84,7 @@ def test_edge_31_setup_docks_hands_and_turn_order(ports: tuple[str, ...]) -> Non
     for p in s["players"]:
         assert count(p["hand"]) == 6 and p["ship"]["at"] == p["harbour"]
     assert len(s["pirate_pile"]) == 72 - 6 * n - 2 * (8 - n)
-    clockwise = [h for h in board.HARBOUR_IDS]
+    clockwise = list(board.HARBOUR_IDS)
     i = clockwise.index(ports[0])
     expected = [ports.index(h) for h in clockwise[i:] + clockwise[:i] if h in ports]
     assert s["order"] == expected and s["turn"]["seat"] == 0

@@ -99,7 +99,7 @@ def where(state: State, seat: int = 0) -> list[int]:
 def conserved(state: State) -> bool:
     cards = Counter(state["stock"] + state["discard"] + (state["row"] or []))
     for h in state["hands"]:
-        cards.update({symbol: n for symbol, n in zip(SYMBOLS, h, strict=True)})
+        cards.update(dict(zip(SYMBOLS, h, strict=True)))
     return card_total(state) == 102 and all(cards[symbol] == 17 for symbol in SYMBOLS)
 
 

@@ -124,7 +124,7 @@ def test_samples_vary_with_the_rng(game_id: str) -> None:
 def test_treasure_only_where_the_pirate_cannot_rule_it_out() -> None:
     """A pirate's sample buries the treasure on a node his own view leaves open, under hint tokens Silver could
     have laid (Truth only on a hint that holds there, the Lie only on one that does not)."""
-    from rules.treasure_island import geometry as G
+    from rules.treasure_island import geometry
 
     game = get("treasure_island")
     checked = 0
@@ -135,14 +135,14 @@ def test_treasure_only_where_the_pirate_cannot_rule_it_out() -> None:
             if seat == state["silver"]:
                 continue
             view = game.view(state, seat)
-            excluded = G.mask_from_b64(view["private"]["certain_excluded"])
+            excluded = geometry.mask_from_b64(view["private"]["certain_excluded"])
             for k in range(3):
                 sampled = game.sample(view, seat, random.Random(k))
-                node = G.node(*sampled["treasure"])
+                node = geometry.node(*sampled["treasure"])
                 assert not excluded >> node & 1
-                assert G.geo(state["options"]["map"]).legal[node]
+                assert geometry.geo(state["options"]["map"]).legal[node]
                 for hint, token in zip(sampled["hints"], sampled["hint_tokens"], strict=True):
-                    holds = G.mask_from_b64(hint["true_mask"]) >> node & 1
+                    holds = geometry.mask_from_b64(hint["true_mask"]) >> node & 1
                     assert (token != "truth" or holds) and (token != "lie" or not holds)
                 checked += 1
     assert checked > 100

@@ -7,7 +7,7 @@ from collections import deque
 
 import pytest
 
-from rules.treasure_island import geometry as G
+from rules.treasure_island import geometry
 from rules.treasure_island.board import MAPS
 
 ALL5 = ("anne", "olivier", "jim", "charlotte", "ben")
@@ -74,55 +74,55 @@ DISTRICTS = {
 
 @pytest.mark.parametrize("map_id", ["treasure", "revenge"])
 def test_regression_numbers(map_id: str) -> None:
-    g = G.geo(map_id)
+    g = geometry.geo(map_id)
     want = REGRESSION[map_id]
     assert sum(g.land) == want["land"]
-    assert sum(1 for k in range(G.N) if g.land[k] and g.restricted[k]) == want["restricted"]
+    assert sum(1 for k in range(geometry.N) if g.land[k] and g.restricted[k]) == want["restricted"]
     assert len(g.legal_nodes) == want["legal"]
-    assert G.popcount(G.eligible_mask(map_id, ALL5)) == want["elig5"]
-    assert G.popcount(G.eligible_mask(map_id, ("anne", "olivier", "jim"))) == want["elig3"]
-    assert [G.popcount(m) for m in g.alt_mask] == want["alt"]
-    assert {t: G.popcount(m) for t, m in g.terrain_mask.items()} == want["terrain"]
-    assert [G.popcount(g.sea_mask[r]) for r in (1, 2, 3, 4)] == want["sea"]
-    east = G.popcount(g.east_mask)
+    assert geometry.popcount(geometry.eligible_mask(map_id, ALL5)) == want["elig5"]
+    assert geometry.popcount(geometry.eligible_mask(map_id, ("anne", "olivier", "jim"))) == want["elig3"]
+    assert [geometry.popcount(m) for m in g.alt_mask] == want["alt"]
+    assert {t: geometry.popcount(m) for t, m in g.terrain_mask.items()} == want["terrain"]
+    assert [geometry.popcount(g.sea_mask[r]) for r in (1, 2, 3, 4)] == want["sea"]
+    east = geometry.popcount(g.east_mask)
     assert (len(g.legal_nodes) - east, east) == want["bank"]
 
 
 @pytest.mark.parametrize("map_id", ["treasure", "revenge"])
 def test_district_tables(map_id: str) -> None:
-    g = G.geo(map_id)
+    g = geometry.geo(map_id)
     for d, (count, borders) in DISTRICTS[map_id].items():
-        assert G.popcount(g.district_mask[d]) == count, d
+        assert geometry.popcount(g.district_mask[d]) == count, d
         assert g.borders[d] == borders, d
 
 
 @pytest.mark.parametrize("map_id", ["treasure", "revenge"])
 def test_map_tables_are_consistent(map_id: str) -> None:
     """Towers, landmarks outside red zones and starting spots stand where their tables say."""
-    g = G.geo(map_id)
+    g = geometry.geo(map_id)
     data = MAPS[map_id]
     assert len(g.towers) == (8 if map_id == "treasure" else 9)
     for t in data["towers"]:
-        assert g.legal[G.node(*G.hu(t["pos"]))], t
+        assert g.legal[geometry.node(*geometry.hu(t["pos"]))], t
     for c, p in data["spots"].items():
-        assert g.legal[G.node(*G.hu(p))], c
-    assert g.district[G.node(*g.spots["anne"])] == 6
+        assert g.legal[geometry.node(*geometry.hu(p))], c
+    assert g.district[geometry.node(*g.spots["anne"])] == 6
 
 
 @pytest.mark.parametrize("map_id", ["treasure", "revenge"])
 def test_every_legal_location_is_connected_by_half_mile_steps(map_id: str) -> None:
-    g = G.geo(map_id)
+    g = geometry.geo(map_id)
     start = g.legal_nodes[0]
     seen = {start}
     todo = deque([start])
     while todo:
         k = todo.popleft()
-        a = G.ij(k)
+        a = geometry.ij(k)
         for di in (-1, 0, 1):
             for dj in (-1, 0, 1):
                 b = (a[0] + di, a[1] + dj)
-                if (di or dj) and 0 <= b[0] < G.W and 0 <= b[1] < G.H:
-                    kb = G.node(*b)
+                if (di or dj) and 0 <= b[0] < geometry.W and 0 <= b[1] < geometry.H:
+                    kb = geometry.node(*b)
                     if kb not in seen and g.legal[kb] and g.move_error(a, b, 2) is None:
                         seen.add(kb)
                         todo.append(kb)
@@ -131,16 +131,16 @@ def test_every_legal_location_is_connected_by_half_mile_steps(map_id: str) -> No
 
 def test_point_text_round_trip() -> None:
     for text, want in (("12.5,7", (25, 14)), ("(12.5, 7)", (25, 14)), ("12.5 7", (25, 14)), ("0,0", (0, 0))):
-        assert G.parse_point(text) == want
-        assert G.fmt(want) in (text, "12.5,7")
+        assert geometry.parse_point(text) == want
+        assert geometry.fmt(want) in (text, "12.5,7")
     for bad in ("12.3,7", "37,1", "-1,2", "a,b", "1,2,3"):
-        assert G.parse_point(bad) is None
+        assert geometry.parse_point(bad) is None
 
 
 def test_edge_01_grazing_a_red_vertex_or_running_along_a_red_edge_is_blocked() -> None:
-    g = G.geo("treasure")
+    g = geometry.geo("treasure")
     a, b = hu(8, 8), hu(11, 8)  # passes exactly through R4's vertex (9.5,8)
-    assert g.legal[G.node(*a)] and g.legal[G.node(*b)]
+    assert g.legal[geometry.node(*a)] and g.legal[geometry.node(*b)]
     assert g.move_error(a, b, 12) == "blocked"
     a, b = hu(7.5, 9), hu(10.5, 7.5)  # collinear with R4's edge (8.5,8.5)-(9.5,8)
     assert g.move_error(a, b, 12) == "blocked"
@@ -148,7 +148,7 @@ def test_edge_01_grazing_a_red_vertex_or_running_along_a_red_edge_is_blocked() -
 
 
 def test_edge_02_moves_may_not_cross_a_bay_or_touch_the_coast_at_one_point() -> None:
-    g = G.geo("treasure")
+    g = geometry.geo("treasure")
     assert g.move_error(hu(18, 22.5), hu(20.5, 21), 12) == "blocked"
     # the segment only meets the coast at its vertex (10,23.5)
     assert g.move_error(hu(8, 23.5), hu(12, 23.5), 12) == "blocked"
@@ -156,7 +156,7 @@ def test_edge_02_moves_may_not_cross_a_bay_or_touch_the_coast_at_one_point() -> 
 
 
 def test_edge_03_ben_crosses_red_zones_but_not_the_coast() -> None:
-    g = G.geo("treasure")
+    g = geometry.geo("treasure")
     a, b = hu(13, 17), hu(18, 17)  # straight through R1 Spyglass Crater
     assert g.move_error(a, b, 12) == "blocked"
     assert g.move_error(a, b, 12, ben=True) is None
@@ -165,84 +165,84 @@ def test_edge_03_ben_crosses_red_zones_but_not_the_coast() -> None:
 
 
 def test_edge_04_red_zones_split_searches_but_small_blobs_do_not_hide() -> None:
-    g = G.geo("treasure")
+    g = geometry.geo("treasure")
     # R2 Foremast Ridge runs across the whole circle: the east side stays unsearched
     cov = g.covered(hu(28.5, 18.5), 4, hu(27, 18.5))
-    assert cov >> G.node(*hu(26.5, 18.5)) & 1
-    assert not cov >> G.node(*hu(30, 18.5)) & 1
-    assert G.d2(hu(30, 18.5), hu(28.5, 18.5)) <= 16
+    assert cov >> geometry.node(*hu(26.5, 18.5)) & 1
+    assert not cov >> geometry.node(*hu(30, 18.5)) & 1
+    assert geometry.d2(hu(30, 18.5), hu(28.5, 18.5)) <= 16
     # R4 Mizzen Crag lies wholly inside this circle: the fill walks around it
     cov = g.covered(hu(9, 9), 4, hu(7.5, 9))
-    assert cov >> G.node(*hu(10.5, 9)) & 1
-    assert not cov >> G.node(*hu(9, 9)) & 1
+    assert cov >> geometry.node(*hu(10.5, 9)) & 1
+    assert not cov >> geometry.node(*hu(9, 9)) & 1
 
 
 def test_edge_05_the_rim_counts_and_half_a_mile_further_does_not() -> None:
-    g = G.geo("treasure")
+    g = geometry.geo("treasure")
     c = hu(12, 14)
     cov = g.covered(c, 4, c)
-    assert cov >> G.node(*hu(14, 14)) & 1
-    assert not cov >> G.node(*hu(14.5, 14)) & 1
-    assert G.popcount(cov) == 49
-    assert G.popcount(g.covered(c, 2, c)) == 13
-    assert G.popcount(g.covered(c, 5, c)) == 81
+    assert cov >> geometry.node(*hu(14, 14)) & 1
+    assert not cov >> geometry.node(*hu(14.5, 14)) & 1
+    assert geometry.popcount(cov) == 49
+    assert geometry.popcount(g.covered(c, 2, c)) == 13
+    assert geometry.popcount(g.covered(c, 5, c)) == 81
 
 
 def test_edge_11_compass_sectors() -> None:
     p = (20, 20)
-    assert G.sector(p, (24, 24)) == "NE"
-    assert G.sector(p, (16, 24)) == "NW"
-    assert G.sector(p, (30, 24)) == "E"  # 21.8° off the axis: still E
-    assert G.sector(p, (30, 25)) == "NE"  # 26.6°
-    assert G.sector(p, (20, 10)) == "S"
-    assert G.sector(p, (20, 20)) is None
+    assert geometry.sector(p, (24, 24)) == "NE"
+    assert geometry.sector(p, (16, 24)) == "NW"
+    assert geometry.sector(p, (30, 24)) == "E"  # 21.8° off the axis: still E
+    assert geometry.sector(p, (30, 25)) == "NE"  # 26.6°
+    assert geometry.sector(p, (20, 10)) == "S"
+    assert geometry.sector(p, (20, 20)) is None
 
 
 def test_edge_26_revenge_sound() -> None:
-    g = G.geo("revenge")
+    g = geometry.geo("revenge")
     a = hu(18, 11)
     b = hu(18, 17)
-    assert g.legal[G.node(*a)] and g.legal[G.node(*b)] and G.d2(a, b) == 144
+    assert g.legal[geometry.node(*a)] and g.legal[geometry.node(*b)] and geometry.d2(a, b) == 144
     assert g.move_error(a, b, 12) == "blocked"
     cov = g.covered(hu(18, 12.5), 4, a)
-    assert G.popcount(cov) == 14
+    assert geometry.popcount(cov) == 14
 
 
 def test_edge_27_revenge_towns_and_jungle_are_ordinary_ground() -> None:
-    g = G.geo("revenge")
-    town = G.node(*hu(14, 23.5))
+    g = geometry.geo("revenge")
+    town = geometry.node(*hu(14, 23.5))
     assert g.terrain[town] == "town" and g.legal[town]
     assert g.move_error(hu(12, 23.5), hu(16, 23.5), 12) is None  # rides straight through N1
     jungle = hu(10.5, 18.5)
-    assert g.terrain[G.node(*jungle)] == "forest"
-    assert g.covered(hu(10.5, 18), 4, hu(10.5, 18)) >> G.node(*jungle) & 1
+    assert g.terrain[geometry.node(*jungle)] == "forest"
+    assert g.covered(hu(10.5, 18), 4, hu(10.5, 18)) >> geometry.node(*jungle) & 1
 
 
 def test_edge_28_burial_circles() -> None:
     used = ("anne", "olivier", "jim")
-    elig = G.eligible_mask("treasure", used)
+    elig = geometry.eligible_mask("treasure", used)
     anne = (9, 18)  # 4.5,9
-    assert not elig >> G.node(anne[0] + 4, anne[1]) & 1  # exactly 2 miles: on the drawn circle
-    assert elig >> G.node(anne[0] + 5, anne[1]) & 1
+    assert not elig >> geometry.node(anne[0] + 4, anne[1]) & 1  # exactly 2 miles: on the drawn circle
+    assert elig >> geometry.node(anne[0] + 5, anne[1]) & 1
     charlotte = (63, 34)  # 31.5,17 is unused here
-    assert not elig >> G.node(charlotte[0], charlotte[1] + 4) & 1  # its dotted circle
-    assert elig >> G.node(charlotte[0], charlotte[1] + 3) & 1  # 1.5 miles: allowed
-    assert elig >> G.node(*charlotte) & 1
-    g = G.geo("treasure")
+    assert not elig >> geometry.node(charlotte[0], charlotte[1] + 4) & 1  # its dotted circle
+    assert elig >> geometry.node(charlotte[0], charlotte[1] + 3) & 1  # 1.5 miles: allowed
+    assert elig >> geometry.node(*charlotte) & 1
+    g = geometry.geo("treasure")
     border = next(
         k
         for k in g.legal_nodes
-        if elig >> k & 1 and k + 1 < G.N and g.legal[k + 1] and g.district[k + 1] != g.district[k]
+        if elig >> k & 1 and k + 1 < geometry.N and g.legal[k + 1] and g.district[k + 1] != g.district[k]
     )
     assert elig >> border & 1
 
 
 def test_edge_29_district_ties_go_to_the_lower_number() -> None:
-    g = G.geo("treasure")
-    seeds = [G.hu(d["seed"]) for d in MAPS["treasure"]["districts"]]
+    g = geometry.geo("treasure")
+    seeds = [geometry.hu(d["seed"]) for d in MAPS["treasure"]["districts"]]
     ties = 0
     for k in g.legal_nodes:
-        dist = [G.d2(G.ij(k), s) for s in seeds]
+        dist = [geometry.d2(geometry.ij(k), s) for s in seeds]
         best = [idx + 1 for idx, x in enumerate(dist) if x == min(dist)]
         if len(best) > 1:
             ties += 1

@@ -7,15 +7,14 @@ import random
 
 import pytest
 
-from rules.treasure_island import geometry as G
-from rules.treasure_island import hints as H
+from rules.treasure_island import geometry, hints
 
 
 def hu(x: float, y: float) -> tuple[int, int]:
     return int(x * 2), int(y * 2)
 
 
-CTX = H.Ctx(
+CTX = hints.Ctx(
     "treasure",
     (("anne", hu(4.5, 9)), ("olivier", hu(13.5, 24)), ("jim", hu(28.5, 4.5))),
     ("T1", hu(19, 14)),
@@ -80,76 +79,76 @@ CASES = [
 
 @pytest.mark.parametrize(("card", "t", "vals", "want"), CASES)
 def test_card_truth_matches_its_text(card: str, t: tuple[float, float], vals: tuple[str, ...], want: bool) -> None:
-    g = G.geo("treasure")
+    g = geometry.geo("treasure")
     node = hu(*t)
-    assert g.legal[G.node(*node)], t
-    assert H.holds(card, vals, CTX, node) is want
-    assert bool(H.region(card, vals, CTX) >> G.node(*node) & 1) is want
-    assert vals in H.completions(card, CTX)
-    assert H.text(card, vals, CTX).startswith("The treasure") or H.text(card, vals, CTX).startswith("No pirate")
+    assert g.legal[geometry.node(*node)], t
+    assert hints.holds(card, vals, CTX, node) is want
+    assert bool(hints.region(card, vals, CTX) >> geometry.node(*node) & 1) is want
+    assert vals in hints.completions(card, CTX)
+    assert hints.text(card, vals, CTX).startswith("The treasure") or hints.text(card, vals, CTX).startswith("No pirate")
 
 
 def test_every_card_is_covered_by_a_case() -> None:
-    assert {c for c, *_ in CASES} == set(H.CARDS)
+    assert {c for c, *_ in CASES} == set(hints.CARDS)
 
 
 @pytest.mark.parametrize("map_id", ["treasure", "revenge"])
 def test_region_agrees_with_the_predicate_everywhere_sampled(map_id: str) -> None:
-    g = G.geo(map_id)
+    g = geometry.geo(map_id)
     spots = g.spots
-    ctx = H.Ctx(map_id, (("anne", spots["anne"]), ("jim", spots["jim"]), ("ben", spots["ben"])), ("T2", g.towers["T2"]))
+    ctx = hints.Ctx(map_id, (("anne", spots["anne"]), ("jim", spots["jim"]), ("ben", spots["ben"])), ("T2", g.towers["T2"]))
     rnd = random.Random(7)
-    for card in H.CARDS:
-        comps = H.completions(card, ctx)
+    for card in hints.CARDS:
+        comps = hints.completions(card, ctx)
         for comp in comps:
-            m = H.region(card, comp, ctx)
+            m = hints.region(card, comp, ctx)
             assert m & ~g.legal_mask == 0
             for k in rnd.sample(g.legal_nodes, 15):
-                assert bool(m >> k & 1) == H.holds(card, comp, ctx, G.ij(k)), (card, comp, k)
+                assert bool(m >> k & 1) == hints.holds(card, comp, ctx, geometry.ij(k)), (card, comp, k)
 
 
 def test_every_card_has_a_true_and_a_false_option_in_a_normal_position() -> None:
-    g = G.geo("treasure")
+    g = geometry.geo("treasure")
     t = hu(20, 8)
-    for card in H.CARDS:
-        comps = H.completions(card, CTX)
-        truths = [H.holds(card, c, CTX, t) for c in comps]
+    for card in hints.CARDS:
+        comps = hints.completions(card, CTX)
+        truths = [hints.holds(card, c, CTX, t) for c in comps]
         assert any(truths) and not all(truths), card
-    assert g.legal[G.node(*t)]
+    assert g.legal[geometry.node(*t)]
 
 
 def test_parameter_orders() -> None:
-    assert H.values("dist3", CTX, ()) == ["within-4", "within-8", "within-12", "beyond-4", "beyond-8", "beyond-12"]
-    assert H.values("mini|none", CTX, ()) == ["anne", "olivier", "jim", "none"]
-    assert H.values("mini2", CTX, ("olivier",)) == ["anne", "jim"]
-    assert H.values("district2", CTX, ("D9",)) == ["D10", "D11"]
-    assert H.values("terrain", CTX, ())[:2] == ["in-forest", "in-marsh"]
-    revenge = H.Ctx("revenge", CTX.minis, CTX.tower)
-    assert "in-town" in H.values("terrain", revenge, ())
-    assert len(H.completions("B3", CTX)) == 90
-    assert H.sort_ids(["B10", "B2", "S4"]) == ["B2", "B10", "S4"]
+    assert hints.values("dist3", CTX, ()) == ["within-4", "within-8", "within-12", "beyond-4", "beyond-8", "beyond-12"]
+    assert hints.values("mini|none", CTX, ()) == ["anne", "olivier", "jim", "none"]
+    assert hints.values("mini2", CTX, ("olivier",)) == ["anne", "jim"]
+    assert hints.values("district2", CTX, ("D9",)) == ["D10", "D11"]
+    assert hints.values("terrain", CTX, ())[:2] == ["in-forest", "in-marsh"]
+    revenge = hints.Ctx("revenge", CTX.minis, CTX.tower)
+    assert "in-town" in hints.values("terrain", revenge, ())
+    assert len(hints.completions("B3", CTX)) == 90
+    assert hints.sort_ids(["B10", "B2", "S4"]) == ["B2", "B10", "S4"]
 
 
 def test_compass_cards_exactly_two_false_per_position() -> None:
     p = hu(15, 10)
     rnd = random.Random(3)
-    g = G.geo("treasure")
+    g = geometry.geo("treasure")
     for k in rnd.sample(g.legal_nodes, 200):
-        t = G.ij(k)
-        false = [c for c in H.COMPASS if not H.compass_true(c, p, t)]
+        t = geometry.ij(k)
+        false = [c for c in hints.COMPASS if not hints.compass_true(c, p, t)]
         assert len(false) == (0 if t == p else 2)
-    assert all(H.compass_true(c, p, p) for c in H.COMPASS)
+    assert all(hints.compass_true(c, p, p) for c in hints.COMPASS)
 
 
 def test_edge_10_lines_count_on_both_sides() -> None:
     t = (20, 18)  # same row as anne (4.5,9)
-    assert H.holds("S2", ("anne", "N"), CTX, t) and H.holds("S2", ("anne", "S"), CTX, t)
+    assert hints.holds("S2", ("anne", "N"), CTX, t) and hints.holds("S2", ("anne", "S"), CTX, t)
 
 
 def test_edge_18_frozen_nodes_keep_the_meaning() -> None:
     vals = ("anne", "within-4")
-    before = H.region("S3", vals, CTX)
-    moved = H.Ctx("treasure", (("anne", hu(20, 20)), *CTX.minis[1:]), CTX.tower)
-    assert H.region("S3", vals, moved) != before
-    assert H.frozen("S3", vals, CTX) == {"anne": "4.5,9"}
-    assert "(4.5,9)" in H.text("S3", vals, CTX)
+    before = hints.region("S3", vals, CTX)
+    moved = hints.Ctx("treasure", (("anne", hu(20, 20)), *CTX.minis[1:]), CTX.tower)
+    assert hints.region("S3", vals, moved) != before
+    assert hints.frozen("S3", vals, CTX) == {"anne": "4.5,9"}
+    assert "(4.5,9)" in hints.text("S3", vals, CTX)

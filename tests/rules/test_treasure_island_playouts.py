@@ -16,9 +16,7 @@ from typing import Any
 import pytest
 
 from rules.core import canonical_json
-from rules.treasure_island import GAME
-from rules.treasure_island import geometry as G
-from rules.treasure_island import hints as H
+from rules.treasure_island import GAME, geometry, hints
 from rules.treasure_island.ai import run_toward
 
 PERFT_HINTS = 50
@@ -30,11 +28,11 @@ def scrambled(s: State) -> State:
     """The same public situation with every secret changed: another treasure, tokens, hands and chest contents."""
     t = json.loads(json.dumps(s))
     if t["treasure"] is not None:
-        elig = G.eligible_mask(
+        elig = geometry.eligible_mask(
             t["options"]["map"], tuple(c for c in ("anne", "olivier", "jim", "charlotte", "ben") if c in t["minis"])
         )
-        nodes = [k for k in G.bits(elig) if list(G.ij(k)) != t["treasure"]]
-        t["treasure"] = list(G.ij(nodes[len(nodes) // 3]))
+        nodes = [k for k in geometry.bits(elig) if list(geometry.ij(k)) != t["treasure"]]
+        t["treasure"] = list(geometry.ij(nodes[len(nodes) // 3]))
     t["hint_tokens"] = (
         [t["hint_tokens"][0], *["bluff" if x != "bluff" else "truth" for x in t["hint_tokens"][1:]]]
         if t["hint_tokens"]
@@ -277,4 +275,4 @@ def test_ai_never_reads_hidden_state() -> None:
     b = GAME.ai_choose(GAME.view(other, seat), seat, GAME.legal_actions(other, seat), "normal", random.Random(3))
     assert a == b
     assert hashlib.sha256(canonical_json(GAME.view(s, None)).encode()).digest()
-    assert H.CARDS
+    assert hints.CARDS

@@ -10,9 +10,7 @@ from typing import Any
 import pytest
 
 from rules.core import IllegalAction
-from rules.treasure_island import GAME
-from rules.treasure_island import geometry as G
-from rules.treasure_island import hints as H
+from rules.treasure_island import GAME, geometry, hints
 
 State = dict[str, Any]
 
@@ -24,7 +22,7 @@ def hu(x: float, y: float) -> list[int]:
 def game(players: int = 3, treasure: tuple[float, float] = (20, 8), seed: str = "t", **opts: str) -> State:
     options = {"silver": "first", **opts}
     s = GAME.new(players, options, seed)
-    s, _ = GAME.apply(s, 0, f"bury {G.fmt((int(treasure[0] * 2), int(treasure[1] * 2)))}")
+    s, _ = GAME.apply(s, 0, f"bury {geometry.fmt((int(treasure[0] * 2), int(treasure[1] * 2)))}")
     return s
 
 
@@ -90,7 +88,7 @@ def test_silver_random_seat_comes_from_the_seed() -> None:
 def test_first_day_after_burial() -> None:
     s = game()
     assert s["day"] == 1 and s["state"] == "hint_card" and GAME.to_act(s) == [0]
-    assert s["set_aside"] == f"D{G.geo('treasure').district[G.node(40, 16)]}"
+    assert s["set_aside"] == f"D{geometry.geo('treasure').district[geometry.node(40, 16)]}"
     assert all(len(d) >= 1 for d in s["districts"].values())
 
 
@@ -233,8 +231,8 @@ def test_compass_shows_only_true_cards() -> None:
     s = act(s, "compass")
     t = (60, 40)
     for a in GAME.legal_actions(s, 0):
-        assert H.compass_true(a.split()[1], (24, 28), t)
-    false_cards = [c for c in s["compass_hand"] if not H.compass_true(c, (24, 28), t)]
+        assert hints.compass_true(a.split()[1], (24, 28), t)
+    false_cards = [c for c in s["compass_hand"] if not hints.compass_true(c, (24, 28), t)]
     for c in false_cards:
         assert code(s, f"show {c}") == "must_be_true"
     v = GAME.view(act(s, GAME.legal_actions(s, 0)[0]), owner(s, "jim"))
@@ -269,7 +267,7 @@ def _hint_state(s: State, hand: list[str], bluff: int = 0, hints: int = 1) -> St
     s["hand"] = hand
     s["tokens"]["bluff"] = bluff
     if hints and not s["hints"]:
-        s["hints"] = [{"day": 1, "true_mask": G.mask_b64(G.ALL), "card": "S2", "token": "truth"}]
+        s["hints"] = [{"day": 1, "true_mask": geometry.mask_b64(geometry.ALL), "card": "S2", "token": "truth"}]
         s["hint_tokens"] = ["truth"]
     return s
 
@@ -338,7 +336,7 @@ def test_truth_token_only_true_statements() -> None:
     assert GAME.legal_actions(s, 0) == [f"say {x}" for x in ("within-4", "within-8", "within-12")]
     s = act(s, "say within-4")
     h = s["hints"][-1]
-    assert h["card"] == "S5" and G.mask_from_b64(h["true_mask"]) >> G.node(40, 16) & 1
+    assert h["card"] == "S5" and geometry.mask_from_b64(h["true_mask"]) >> geometry.node(40, 16) & 1
 
 
 def test_edge_16_lie_trick() -> None:
@@ -353,7 +351,7 @@ def test_edge_16_lie_trick() -> None:
     for a in GAME.legal_actions(s3, 0):
         s4 = act(s3, a)
         h = s4["hints"][-1]
-        assert not G.mask_from_b64(h["true_mask"]) >> G.node(40, 16) & 1
+        assert not geometry.mask_from_b64(h["true_mask"]) >> geometry.node(40, 16) & 1
     assert s4["hint_tokens"][-1] == "lie" and s4["tricks"]["points"] == 0
     late = json.loads(json.dumps(s))
     late["day"] = 17
@@ -554,7 +552,7 @@ def test_edge_25_fog() -> None:
     assert GAME.legal_actions(s, 0)[-1] == "trick fog"
     s = act(s, "trick fog")
     for m in s["order"]:
-        near = G.fmt((s["minis"][m]["pos"][0] + 2, s["minis"][m]["pos"][1]))
+        near = geometry.fmt((s["minis"][m]["pos"][0] + 2, s["minis"][m]["pos"][1]))
         assert f"fog {near}" not in GAME.legal_actions(s, 0)
     s = act(s, "fog 20,12")
     s = act(s, "fog 12,12")
@@ -565,7 +563,7 @@ def test_edge_25_fog() -> None:
     assert code(t, "gallop 20,12.5") == "bad_destination"
     assert code(t, "gallop 20,13.5") == "bad_destination"  # on the edge
     searched = act(t, "search 20,10")  # searches ignore fog
-    assert G.mask_from_b64(searched["searches"][-1]["covered"]) >> G.node(40, 23) & 1
+    assert geometry.mask_from_b64(searched["searches"][-1]["covered"]) >> geometry.node(40, 23) & 1
     from rules.treasure_island import days
 
     u = json.loads(json.dumps(t))

@@ -34,12 +34,12 @@ def text_forms(game_id: str, state: State) -> list[str]:
 
 
 def _treasure_island(s: State) -> list[str]:
-    from rules.treasure_island import geometry as G
+    from rules.treasure_island import geometry
 
     if s["state"] == "over" or s["treasure"] is None:
         return []
     t = tuple(s["treasure"])
-    text = G.fmt(t)
+    text = geometry.fmt(t)
     # T's coordinates are no secret in a line once a mover stood there, a search, a Compass or fog was made there
     # or a played hint names the point: such a line names it for a public reason
     pts = []

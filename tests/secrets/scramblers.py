@@ -132,7 +132,7 @@ def _set_map(s: State, slot: tuple[Any, ...], tile: str) -> None:
 
 # -- treasure island -------------------------------------------------------------------------------------------
 def treasure_island(state: State, rnd: random.Random) -> State:
-    from rules.treasure_island import geometry as G
+    from rules.treasure_island import geometry
     from rules.treasure_island.views import public_candidates
 
     keys = ("treasure", "hand", "starting_deck", "black_deck", "compass_hand", "compass_deck", "discards")
@@ -141,10 +141,10 @@ def treasure_island(state: State, rnd: random.Random) -> State:
     if s["state"] == "over":
         return s
     if s["treasure"] is not None:
-        here = G.node(*s["treasure"])
+        here = geometry.node(*s["treasure"])
         nodes = [k for k in _bits(public_candidates(s)) if k != here]
         if nodes:
-            s["treasure"] = list(G.ij(rnd.choice(nodes)))
+            s["treasure"] = list(geometry.ij(rnd.choice(nodes)))
     # Silver's hint hand and the undealt decks, by deck (deck sizes are public)
     for prefix, deck in (("S", "starting_deck"), ("B", "black_deck")):
         held = [c for c in s["hand"] if c.startswith(prefix)]

@@ -135,9 +135,11 @@ async def test_a_pass_of_another_table_is_refused(site: Site) -> None:
             assert r.status == 200
     # a pass names its seat and its player: Ben's pass of Ana's seat is not Ana's
     wrong = signer.sign(SeatPass(COOKIE, here, 0, BEN.user_id, 0, 2**40))
-    async with aiohttp.ClientSession() as http:
-        async with http.get(f"{site.url}/t/{here}/seat", cookies={"parley_seat": wrong}) as r:
-            assert r.status == 403
+    async with (
+        aiohttp.ClientSession() as http,
+        http.get(f"{site.url}/t/{here}/seat", cookies={"parley_seat": wrong}) as r,
+    ):
+        assert r.status == 403
 
 
 async def test_leaving_closes_the_seat_page_and_coming_back_needs_a_new_link(site: Site) -> None:

@@ -10,6 +10,7 @@ game is over the whole record may be shown, but never the table's seed or its AI
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -40,10 +41,8 @@ def seeds_of(row: Any) -> list[str]:
     """A table's seed and AI seed, in every spelling a leak could take (the host's seeds are hex)."""
     out = [row.seed, row.ai_seed]
     for seed in (row.seed, row.ai_seed):
-        try:
+        with contextlib.suppress(ValueError):
             out.append(str(int(seed, 16)))
-        except ValueError:
-            pass
     return [s for s in out if len(s) >= 6]
 
 

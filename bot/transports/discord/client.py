@@ -60,10 +60,8 @@ class ParleyTree(app_commands.CommandTree):
             return True
         # the values are the sender's: only the command's name is logged
         log.info("refused /%s: an option outside its declaration", getattr(interaction.command, "qualified_name", "?"))
-        try:
+        with contextlib.suppress(discord.HTTPException):  # the interaction expired: nobody is left to tell
             await interaction.response.send_message(why, ephemeral=True)
-        except discord.HTTPException:
-            pass  # the interaction expired: nobody is left to tell
         return False
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
@@ -266,10 +264,9 @@ def _close_on_sigterm(bot: ParleyBot) -> None:
     database closed, exit code 0. Without it Python dies on the spot, skipping all of that."""
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Task[None]] = []  # a task nobody holds may be collected before it runs
-    try:
+    # no signal handlers on Windows, nor outside the main thread
+    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
         loop.add_signal_handler(signal.SIGTERM, lambda: closing.append(loop.create_task(bot.close())))
-    except (NotImplementedError, RuntimeError, ValueError):
-        pass  # no signal handlers on Windows, nor outside the main thread
 
 
 def run(settings: Settings) -> int:

@@ -423,7 +423,7 @@ class PickSelect(
         row: int = 0,
         digest: str = "",
         run: int | None = None,
-    ):
+    ) -> None:
         entries = menu.entries if menu is not None else (Entry("…", "a0"),)
         title = menu.title if menu is not None else "actions"
         tail = (f":{digest}" if digest else "") + (f":r{run}" if run is not None else "")
@@ -623,7 +623,7 @@ class StandButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:s
 class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:page:(?P<t>\d+):(?P<s>\d+):(?P<p>-?\d+)"):
     """Prev / Next / Back in the picker: redraws the picker at another page."""
 
-    def __init__(self, table_id: int, state_no: int, page: int, label: str = "Page", *, disabled: bool = False):
+    def __init__(self, table_id: int, state_no: int, page: int, label: str = "Page", *, disabled: bool = False) -> None:
         super().__init__(
             discord.ui.Button(
                 label=label,

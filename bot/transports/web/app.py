@@ -380,8 +380,7 @@ class WebApp:
         return response
 
     def _refused(self, title: str, text: str) -> web.Response:
-        response = self._html(pages.message_page(title, text), private=True, status=403)
-        return response
+        return self._html(pages.message_page(title, text), private=True, status=403)
 
     async def _seat(self, request: web.Request, at_least: int = 0) -> tuple[Snapshot, SeatPass]:
         snap = await self._snapshot(request, at_least)
