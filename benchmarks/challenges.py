@@ -1,4 +1,5 @@
-"""Buccaneer challenges (docs/games/buccaneer.md#honour-and-the-challenge-window): how often the AI challenges, and how often it is right.
+"""Buccaneer challenges (docs/games/buccaneer.md#honour-and-the-challenge-window): how often the AI challenges, and how
+often it is right.
 
     python -m benchmarks.challenges [--games 300] [--players 4] [--seed challenges]
 

@@ -4,9 +4,10 @@
 Every table seats its game's minimum of humans (console-style ids). Each table's players think for a random
 time (exponential, mean ``--think`` seconds), ask ``host.choices`` as the picker does, and then play a random
 legal action with the button's state number. ``choices`` runs on the event loop like every host call, so a
-slow one (Treasure Island lists about 2,000 actions) delays the other tables' replies, as it would in the bot. The figure is the time from calling ``play`` to getting back its committed, rendered outputs (board
-picture and any private picture), per action. Budget: p95 under 100 ms with 200 live tables, and the host's
-own share of that time at most 20% of drawing plus one commit.
+slow one (Treasure Island lists about 2,000 actions) delays the other tables' replies, as it would in the bot. The
+figure is the time from calling ``play`` to getting back its committed, rendered outputs (board picture and any private
+picture), per action. Budget: p95 under 100 ms with 200 live tables, and the host's own share of that time at most 20%
+of drawing plus one commit.
 
     python -m benchmarks.host [--game cartagena|mix] [--tables 200] [--think 20] [--actions 600] [--db URL]
 """

@@ -4,8 +4,8 @@
 ``--db`` names another, which must be empty) with finished games: final states of seeded random Cartagena,
 Martinique and Flagon playouts, seated from a pool of 30 players and the AI levels, on 3 servers. Each game is
 stored as its lobby, its start and one game-ending ``store.append``, alternately with and without the rating
-update, and the two kinds of append are timed. Then ``bot.host.ratings_rebuild.rebuild`` re-rates them all. Figures are printed,
-never asserted.
+update, and the two kinds of append are timed. Then ``bot.host.ratings_rebuild.rebuild`` re-rates them all. Figures are
+printed, never asserted.
 """
 
 from __future__ import annotations

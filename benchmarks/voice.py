@@ -3,8 +3,8 @@
 Every seat is a person (three where the game allows, two in Martinique) who plays what the easy AI would choose
 from that seat's own view, through the production table host (``TableHost``, SQLite on disk); the same calls the
 Discord buttons make. Pictures are stood in for by a digest of the view drawn; a DM counts as identical to the one
-before it when its text is the same (its picture shows what its text says). Printed per game: moves, DMs per player, DMs identical to that
-player's previous DM, and board-post lines credited to the wrong player:
+before it when its text is the same (its picture shows what its text says). Printed per game: moves, DMs per player, DMs
+identical to that player's previous DM, and board-post lines credited to the wrong player:
 
 - a line that starts with a player's name but tells an automatic step ("Drawn: …", "⏳ Time 3", "The game
   begins…"), or

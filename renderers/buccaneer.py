@@ -1,5 +1,5 @@
-"""Pictures of a Buccaneer view (docs/games/buccaneer.md#picture): the 24×24 board with harbours, islands, ships and the last move beside a
-panel of players; and the private picture of a hand.
+"""Pictures of a Buccaneer view (docs/games/buccaneer.md#picture): the 24×24 board with harbours, islands, ships and the
+last move beside a panel of players; and the private picture of a hand.
 
 Drawn for Discord's inline preview (550×350, half this landscape canvas): ships, their facing and treasure aboard,
 every home port's value out of 20, each player's crew count and hold, whose turn it is and the last move stay in the

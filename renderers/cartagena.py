@@ -1,4 +1,5 @@
-"""Cartagena pictures (docs/games/cartagena.md#picture): the passage as a six-row snake, crews, cards and legend; a hand for DMs.
+"""Cartagena pictures (docs/games/cartagena.md#picture): the passage as a six-row snake, crews, cards and legend; a hand
+for DMs.
 
 Drawn for Discord's inline preview (550×350, half this canvas): the pawns, the crews aboard, whose turn, the
 last move and the Tortuga row stay in the picture; the discards and Tortuga hands go to :func:`caption`.

@@ -1,5 +1,5 @@
-"""Flagon pictures (docs/games/flagon.md#picture): the two ships on the water with every object and character, the time track and
-scores; privately, a seat's characters with their hands and queues. Reads only the view dict.
+"""Flagon pictures (docs/games/flagon.md#picture): the two ships on the water with every object and character, the time
+track and scores; privately, a seat's characters with their hands and queues. Reads only the view dict.
 
 Drawn for Discord's inline preview (550×350, half this canvas): the board, the prompt, the crews' scores and the
 time track (who acts next, and when the game may end) stay in the picture; each character's Reputation and plans

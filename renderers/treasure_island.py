@@ -1,5 +1,5 @@
-"""Treasure Island pictures (docs/games/treasure_island.md#picture): the island, every search and hint, the calendar, and each seat's private
-overlays. Drawn from a view dict only; the static island art is cached per map.
+"""Treasure Island pictures (docs/games/treasure_island.md#picture): the island, every search and hint, the calendar,
+and each seat's private overlays. Drawn from a view dict only; the static island art is cached per map.
 
 Drawn for Discord's inline preview (550×350, half this landscape canvas): the map with everything a search or a hint
 has ruled out, the miniatures, Long John Silver's tower, the calendar and who is acting stay in the picture; the
@@ -236,8 +236,8 @@ def base_map(map_json: str) -> Image.Image:
 def palette(map_json: str) -> Image.Image:
     """The fixed palette for pictures of this map: the flat colours and text blends the renderer paints, plus an
     adaptive set fitted once to the island art under each overlay it can carry (the grey wash, the pale veil, the
-    search tints, Silver's darkening). Mapping onto it costs a few milliseconds where an adaptive quantise of every picture
-    costs several times that, and it depends on the map alone."""
+    search tints, Silver's darkening). Mapping onto it costs a few milliseconds where an adaptive quantise of every
+    picture costs several times that, and it depends on the map alone."""
     small = base_map(map_json).resize((WIDTH // 2, HEIGHT // 2), Image.Resampling.NEAREST)
     washed = Image.blend(small, Image.new("RGB", small.size, WASH), WASH_ALPHA / 255)
     veiled = Image.blend(small, Image.new("RGB", small.size, VEIL), VEIL_ALPHA / 255)

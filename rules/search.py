@@ -14,8 +14,8 @@ The search never receives a real state, only ``view = game.view(state, seat)``. 
 The search knows no game: everything it needs is the contract of ``rules.core.Game``.
 
 ``normal``'s own choice is always the first candidate; the action tried most often replaces it only when its mean
-result beats it by more than a standard error, so a small budget never plays worse than a coin flip between them. Because
-every iteration re-samples the hidden information, the search cannot exploit a secret: it averages over every
+result beats it by more than a standard error, so a small budget never plays worse than a coin flip between them.
+Because every iteration re-samples the hidden information, the search cannot exploit a secret: it averages over every
 state the seat thinks possible (determinized, or "perfect information", Monte Carlo).
 
 Budget: a number of iterations (deterministic for a given view, seed and budget: what tests use) and/or seconds

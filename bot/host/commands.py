@@ -9,8 +9,9 @@
    re-checked under the lock: with ``lobby``, that the table is still in its lobby, with ``over``, that the game
    still runs, else that refusal.
 
-Refusals are named by their codes in :mod:`bot.host.messages`. The body then gets the table as its second argument: ``body(front, caller, table, *args)``. The runner also
-turns an unexpected exception into a polite refusal and a log line (:func:`bot.host.api.guarded`)."""
+Refusals are named by their codes in :mod:`bot.host.messages`. The body then gets the table as its second argument:
+``body(front, caller, table, *args)``. The runner also turns an unexpected exception into a polite refusal and a log
+line (:func:`bot.host.api.guarded`)."""
 
 from __future__ import annotations
 

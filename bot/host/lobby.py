@@ -451,7 +451,9 @@ class Lobby:
 
     async def _hand_on(self, t: Table, now: float) -> SeatRow | None:
         """The host left: the next person seated (in seat order) hosts the table now; None if nobody is left."""
-        heir = next((s for s in t.seats if s.ai_level is None and s.user_id is not None and s.user_id != t.host_id), None)
+        heir = next(
+            (s for s in t.seats if s.ai_level is None and s.user_id is not None and s.user_id != t.host_id), None
+        )
         if heir is not None:
             await self._set_host(t, int(heir.user_id), heir.name, now)  # type: ignore[arg-type]
         return heir

@@ -56,11 +56,11 @@ def narrate(
     A line whose ``actor`` is a seat is that seat's player's doing: a leading engine name of the seat ("Red
     plays…", "Seat 1 takes Bristol…") becomes the seat's one name, ``who(seat)`` ("Ana (Red) plays…"), or the bare
     ``player(seat)`` when the engine used a placeholder and the rest of the line already says the seat's name
-    ("Ana picks the Monk for the Gulls", not "Ana (Gulls) picks the Monk for the Gulls"); a line not starting with it is prefixed with it. Automatic
-    steps (actor "game") and lines naming their own subject (actor None) are told as they are, never credited to
-    whoever set them off. ``views`` are the public views before and after the move (the seat's names in both).
-    A step with no public line (a secret choice, one step of a bigger decision) adds nothing: the engine tells the
-    whole decision once it is made, so the channel never reads a vague "X acted."
+    ("Ana picks the Monk for the Gulls", not "Ana (Gulls) picks the Monk for the Gulls"); a line not starting with it is
+    prefixed with it. Automatic steps (actor "game") and lines naming their own subject (actor None) are told as they
+    are, never credited to whoever set them off. ``views`` are the public views before and after the move (the seat's
+    names in both). A step with no public line (a secret choice, one step of a bigger decision) adds nothing: the engine
+    tells the whole decision once it is made, so the channel never reads a vague "X acted."
 
     ``you(seat)`` true: the line is told to that seat's own player, in the second person ("You play skull…", "You
     have planned for the Wizard."), as a transport with a single reader (the terminal) wants; see

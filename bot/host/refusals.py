@@ -4,8 +4,8 @@ The list is taken from the caller's choices in the picker's order (``menu_order`
 autocomplete use. The actions nearest what was typed come first: those sharing the most leading words with it, else
 the longest start letter for letter (``forwardstartpistol``), else the verb closest in spelling; when nothing is
 near, none. Up to five of them are named; more are given as the first (how they are typed) and a count. Then every
-other menu once: a small one action by action, a big one by its first action and a count. No action is named twice, and a menu of thousands (Buccaneer's
-ride targets) is never sampled: it is counted, or narrowed by the words typed.
+other menu once: a small one action by action, a big one by its first action and a count. No action is named twice, and
+a menu of thousands (Buccaneer's ride targets) is never sampled: it is counted, or narrowed by the words typed.
 """
 
 from __future__ import annotations

@@ -74,7 +74,8 @@ class Restore:
                 self.health.internal_errors += 1
                 log.error("table %s could not be restored: %s", row.id, type(exc).__name__)
             row.snapshot = None  # the state is a copy: let its memory serve the next tables
-        # the worker processes boot afterwards (bot.host.tables.TableHost.start_workers): their warm-up would slow the indexing
+        # the worker processes boot afterwards (bot.host.tables.TableHost.start_workers): their warm-up would slow the
+        # indexing
         log.info("restored %d tables (logs are replayed when a table is first touched)", len(rows))
 
     async def _restore(self, row: TableRow, seats: list[SeatRow], deadlines: dict[int, DeadlineRow]) -> None:

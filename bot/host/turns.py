@@ -245,7 +245,8 @@ class Turns:
         seed = f"{t.ai_seed}:{t.state_no}:{seat}"
         level, seconds = split_level(level)  # a seat may carry the table's own think time (``hard:3``)
         try:
-            # bot.infra.aipool: a searching level runs in an AI worker process from the seat's view only; the others here
+            # bot.infra.aipool: a searching level runs in an AI worker process from the seat's view only; the others
+            # here
             humans = any(s.ai_level is None for s in t.seats)
             choice = await self.ai.choose(
                 t.game_id, game.view(t.state, seat), seat, list(legal), level, seed,

@@ -1,12 +1,12 @@
 """The render pool: board pictures and replay GIFs drawn off the event loop.
 
-In production (:func:`bot.host.factory.build_host`) they are drawn in worker processes (:class:`bot.infra.workers.WorkerPool`),
-so CPU-bound drawing never competes with the event loop, which carries the gateway heartbeats and the 3-second
-interaction deadline, for the GIL. A worker that dies is replaced and the picture it owed is drawn again once; a
-picture that still fails is None and its post says so. Until a first worker is ready (each boots and warms every
-renderer: seconds after a start, longer on a busy machine) pictures are drawn in a thread of this process instead,
-so a board lost in a crash or the first move after a restart is not held back by the boot. Tests may draw in two
-threads instead (``processes=0``).
+In production (:func:`bot.host.factory.build_host`) they are drawn in worker processes
+(:class:`bot.infra.workers.WorkerPool`), so CPU-bound drawing never competes with the event loop, which carries the
+gateway heartbeats and the 3-second interaction deadline, for the GIL. A worker that dies is replaced and the picture it
+owed is drawn again once; a picture that still fails is None and its post says so. Until a first worker is ready (each
+boots and warms every renderer: seconds after a start, longer on a busy machine) pictures are drawn in a thread of this
+process instead, so a board lost in a crash or the first move after a restart is not held back by the boot. Tests may
+draw in two threads instead (``processes=0``).
 """
 
 from __future__ import annotations

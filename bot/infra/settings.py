@@ -1,22 +1,23 @@
 """Configuration from the environment and ``.env`` (python-dotenv). The environment wins over the file.
 
 Settings: ``DISCORD_TOKEN`` (the bot token; never logged or shown), ``PARLEY_DB`` (the SQLite file,
-default ``parley.sqlite3``, or a ``postgresql://`` URL whose password is never shown either), ``PARLEY_DEV_GUILD`` (a server id for instant command sync while developing),
-``PARLEY_LOG_LEVEL`` (``DEBUG``, ``INFO``, ``WARNING``, ``ERROR``; default ``INFO``), ``PARLEY_RENDER_PROCESSES``
-(worker processes that draw pictures and replays; default one per core; 0 draws in two threads of the bot's own
-process, which slows the event loop under load), ``PARLEY_AI_PROCESSES`` (worker processes for ``hard`` AI
-searches; default one per core less one, at least one), ``PARLEY_AI_SECONDS`` (a ``hard`` decision's time budget;
-default 1), ``PARLEY_AI_TAKEOVER_LEVEL`` (the level that plays a timed-out or vacated seat: ``normal`` or ``hard``).
+default ``parley.sqlite3``, or a ``postgresql://`` URL whose password is never shown either), ``PARLEY_DEV_GUILD`` (a
+server id for instant command sync while developing), ``PARLEY_LOG_LEVEL`` (``DEBUG``, ``INFO``, ``WARNING``, ``ERROR``;
+default ``INFO``), ``PARLEY_RENDER_PROCESSES`` (worker processes that draw pictures and replays; default one per core; 0
+draws in two threads of the bot's own process, which slows the event loop under load), ``PARLEY_AI_PROCESSES`` (worker
+processes for ``hard`` AI searches; default one per core less one, at least one), ``PARLEY_AI_SECONDS`` (a ``hard``
+decision's time budget; default 1), ``PARLEY_AI_TAKEOVER_LEVEL`` (the level that plays a timed-out or vacated seat:
+``normal`` or ``hard``).
 
-Clusters (several processes over one PostgreSQL, see ``bot/infra/shards.py``): ``PARLEY_SHARDS`` (the Discord shards this
-process serves, ``0-3`` or ``0,2,5-7``; default every shard), ``PARLEY_SHARD_COUNT`` (the bot's total number of
+Clusters (several processes over one PostgreSQL, see ``bot/infra/shards.py``): ``PARLEY_SHARDS`` (the Discord shards
+this process serves, ``0-3`` or ``0,2,5-7``; default every shard), ``PARLEY_SHARD_COUNT`` (the bot's total number of
 shards; required with ``PARLEY_SHARDS``), ``PARLEY_LEASE_SECONDS`` (how long a process's claim on its shards lasts
 without renewal, so how long a replacement waits after a crash; default 30).
 
-Tables on the web (``bot/transports/web/``): ``PARLEY_WEB_PORT`` (serve the pages on this port inside ``parley run``; ``parley
-web`` serves them on its own), ``PARLEY_WEB_BIND`` (the address the pages listen on; default ``127.0.0.1``, behind
-a reverse proxy), ``PARLEY_WEB_URL`` (the pages' public base address, e.g. ``https://parley.example``: with it, board
-posts get a Watch button and ``/hand`` a private link to the player's seat).
+Tables on the web (``bot/transports/web/``): ``PARLEY_WEB_PORT`` (serve the pages on this port inside ``parley run``;
+``parley web`` serves them on its own), ``PARLEY_WEB_BIND`` (the address the pages listen on; default ``127.0.0.1``,
+behind a reverse proxy), ``PARLEY_WEB_URL`` (the pages' public base address, e.g. ``https://parley.example``: with it,
+board posts get a Watch button and ``/hand`` a private link to the player's seat).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Buccaneer AI players (docs/games/buccaneer.md#the-ais). They read only their own view and the legal list; randomness comes only
-from the host's ``rnd``.
+"""Buccaneer AI players (docs/games/buccaneer.md#the-ais). They read only their own view and the legal list; randomness
+comes only from the host's ``rnd``.
 
 ``normal`` plans a whole move with a breadth-first count of straight moves to its goal (home with a full
 hold, Anchor Bay with a chart, Flat Island's treasure, or else Treasure Island's coast); ``easy`` plays at

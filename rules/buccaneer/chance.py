@@ -1,4 +1,5 @@
-"""Treasure Island's 28 chance cards (docs/games/buccaneer.md#treasure-island-and-chance-cards): drawing, and each card's resolution as frames."""
+"""Treasure Island's 28 chance cards (docs/games/buccaneer.md#treasure-island-and-chance-cards): drawing, and each
+card's resolution as frames."""
 
 from __future__ import annotations
 
@@ -37,7 +38,8 @@ def draw(state: State, seat: int, narration: Narration) -> None:
         narration.add(f"{who(state, seat)} draws chance card {card}, {title}, and keeps it")
         return
     # The card lies face up until everything it set off is settled (burials, picks, choices), then goes under
-    # the pile (docs/games/buccaneer.md#when-a-chance-card-is-drawn): a task beneath the card's own frames, so the pile count leaves it out until then.
+    # the pile (docs/games/buccaneer.md#when-a-chance-card-is-drawn): a task beneath the card's own frames, so the pile
+    # count leaves it out until then.
     state["stack"].append({"kind": "task", "op": "chance_back", "card": card})
     narration.add(f"{who(state, seat)} draws chance card {card}, {title}")
     RESOLVE[card](state, seat, card, narration)
@@ -207,8 +209,8 @@ def bury_one(state: State, seat: int, kind: str, from_docks: bool, narration: Na
     pool = state["harbours"][p["harbour"]]["docks"]["crew"] if from_docks else p["hand"]
     pool[kind] -= 1
     state["pirate_pile"].append(kind)
-    # The public line names how many, never which (docs/games/buccaneer.md#who-sees-crew-changing-hands); burials of one seat from one place in a row (a
-    # forced run) are one line.
+    # The public line names how many, never which (docs/games/buccaneer.md#who-sees-crew-changing-hands); burials of one
+    # seat from one place in a row (a forced run) are one line.
     cards = [kind]
     if narration.burial is not None and narration.burial[:2] == (seat, from_docks):
         cards = [*narration.burial[2], kind]

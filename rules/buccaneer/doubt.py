@@ -1,5 +1,5 @@
-"""Whether an AI challenges a long move (docs/games/buccaneer.md#honour-and-the-challenge-window): evidence weighed against
-the forfeit it risks.
+"""Whether an AI challenges a long move (docs/games/buccaneer.md#honour-and-the-challenge-window): evidence weighed
+against the forfeit it risks.
 
 The challenger sees only its own view: the mover's hand size when it confirmed (``n0``), the distance sailed
 (``k``), its own hand, and the crew lying face up in every Docks and on Flat Island. Every other card of the

@@ -1,5 +1,6 @@
-"""Buccaneer's state and how it changes (docs/games/buccaneer.md#turns-and-moves, docs/games/buccaneer.md#challenges-and-the-end): the initial state, applying one legal
-action, running the engine's own tasks and forced steps, the challenge window, the win check and the outcome."""
+"""Buccaneer's state and how it changes (docs/games/buccaneer.md#turns-and-moves,
+docs/games/buccaneer.md#challenges-and-the-end): the initial state, applying one legal action, running the engine's own
+tasks and forced steps, the challenge window, the win check and the outcome."""
 
 from __future__ import annotations
 

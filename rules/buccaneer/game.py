@@ -11,15 +11,29 @@ from rules.buccaneer import actions, ai, board, engine, evaluate, moves, rollout
 from rules.buccaneer.model import CHANCE_EFFECTS, CREW, CREW_VALUE, chance_title, top
 from rules.core import Action, Game, GameInfo, IllegalAction, Option, Outcome, State, normalize_text
 
-RULES = """**Buccaneer** (Waddingtons, 1958): 2–8 ships, each with a home port.
-1. **Sail** in a straight line up to your *sailing strength* (the total of your crew cards). Longer moves are allowed but any opponent may `challenge` (the **Challenge** button under the board) until the next player acts: caught, you lose your whole hand; a wrong challenger loses their best card or a treasure to Flat Island. An AI due to move next waits `challenge_wait` seconds (20 unless the table chose otherwise) first. At sea you sail only forward; leave a harbour by one of its 3 exits. End every move by pointing where you will go next (`face`). Turning on the spot (`turn`) is a whole turn. Plan with `sail`, `go`, `face`, then `confirm` (`undo` until then).
-2. **Treasure Island**: stop on (or stay on, by turning) a square next to it to draw a chance card: treasure, crew, storms, losses, keepers (Long John Silver, Doubloons, Pieces of Eight, Kidd's Chart).
-3. A ship carries at most **2 treasures**. Land them at home with `unload`; put three of a kind in your **Safety Zone** (`safe`), where nobody can buy them.
-4. **Trade** value for value at any other port's Docks: build the basket with `offer` and `want`, then `trade` when both sides balance (or `cancel`). Diamond/ruby 5, gold 4, pearl 3, rum 2, crew their number, Doubloons 4, Pieces of Eight 5, Kidd's Chart 3.
-5. **Fight**: end a move on another ship's square with `go k attack <port>`, or attack a ship sailing through your square. The higher *fighting strength* (black total minus red total, ignoring the sign) wins the loser's treasure or up to 2 crew; the loser then makes a free move. A ship may also share a square in peace.
-6. Anything washed onto **Flat Island** is free to a ship beside it. Land a Kidd's Chart at **Anchor Bay** (X1) for treasure up to 7. A ship with no crew is a **derelict**: it drifts one square.
-7. **Win**: your ship is in your home port with treasure worth **20 or more** in your Docks and Safety Zone.
-"""
+RULES = (
+    "**Buccaneer** (Waddingtons, 1958): 2–8 ships, each with a home port.\n"
+    "1. **Sail** in a straight line up to your *sailing strength* (the total of your crew cards). Longer moves are "
+    "allowed but any opponent may `challenge` (the **Challenge** button under the board) until the next player "
+    "acts: caught, you lose your whole hand; a wrong challenger loses their best card or a treasure to Flat "
+    "Island. An AI due to move next waits `challenge_wait` seconds (20 unless the table chose otherwise) first. At "
+    "sea you sail only forward; leave a harbour by one of its 3 exits. End every move by pointing where you will "
+    "go next (`face`). Turning on the spot (`turn`) is a whole turn. Plan with `sail`, `go`, `face`, then "
+    "`confirm` (`undo` until then).\n"
+    "2. **Treasure Island**: stop on (or stay on, by turning) a square next to it to draw a chance card: treasure, "
+    "crew, storms, losses, keepers (Long John Silver, Doubloons, Pieces of Eight, Kidd's Chart).\n"
+    "3. A ship carries at most **2 treasures**. Land them at home with `unload`; put three of a kind in your "
+    "**Safety Zone** (`safe`), where nobody can buy them.\n"
+    "4. **Trade** value for value at any other port's Docks: build the basket with `offer` and `want`, then "
+    "`trade` when both sides balance (or `cancel`). Diamond/ruby 5, gold 4, pearl 3, rum 2, crew their number, "
+    "Doubloons 4, Pieces of Eight 5, Kidd's Chart 3.\n"
+    "5. **Fight**: end a move on another ship's square with `go k attack <port>`, or attack a ship sailing through "
+    "your square. The higher *fighting strength* (black total minus red total, ignoring the sign) wins the loser's "
+    "treasure or up to 2 crew; the loser then makes a free move. A ship may also share a square in peace.\n"
+    "6. Anything washed onto **Flat Island** is free to a ship beside it. Land a Kidd's Chart at **Anchor Bay** "
+    "(X1) for treasure up to 7. A ship with no crew is a **derelict**: it drifts one square.\n"
+    "7. **Win**: your ship is in your home port with treasure worth **20 or more** in your Docks and Safety Zone.\n"
+)
 
 BLURB = (
     "Waddingtons' 1958 Buccaneer for 2–8 players. Sail a 24×24 sea, draw chance cards at Treasure Island, trade at "
@@ -155,7 +169,8 @@ class Buccaneer(Game):
     # -- tests ---------------------------------------------------------------------------------------
     def secrets(self, state: State) -> list[str]:
         """The seed (as typed and, for a hex seed, as a number), the keys of the RNG counter and of the piles, each
-        pile's order as a view or a line would spell it, and each hand as a view spells it (docs/games/buccaneer.md#hidden-information)."""
+        pile's order as a view or a line would spell it, and each hand as a view spells it
+        (docs/games/buccaneer.md#hidden-information)."""
         seed = state["seed"]
         out = ['"rng_n":', '"pirate_pile":', '"chance_pile":']
         if len(seed) >= 6:

@@ -1,5 +1,5 @@
-"""Sailing (docs/games/buccaneer.md#turns-and-moves): move starters, the revisable plan, walking the line with interceptions,
-and the loser's free move."""
+"""Sailing (docs/games/buccaneer.md#turns-and-moves): move starters, the revisable plan, walking the line with
+interceptions, and the loser's free move."""
 
 from __future__ import annotations
 
@@ -272,7 +272,8 @@ def _where(at: str) -> str:
 
 
 def intercepted(state: State, interceptor: int, frame: dict[str, Any], narration: Narration) -> None:
-    """The passed ship attacks: the mover stops on the square and the fight starts (docs/games/buccaneer.md#interceptions)."""
+    """The passed ship attacks: the mover stops on the square and the fight starts
+    (docs/games/buccaneer.md#interceptions)."""
     seat = frame["seat"]
     q = board.RAYS[frame["from"]][frame["dir"]][frame["i"] - 1]
     place(state, seat, q, frame["dir"])

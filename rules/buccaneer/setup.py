@@ -1,4 +1,5 @@
-"""The steps of setting up a game, in their exact order (docs/games/buccaneer.md#setup): ports, turn order, piles, port stock, hands."""
+"""The steps of setting up a game, in their exact order (docs/games/buccaneer.md#setup): ports, turn order, piles, port
+stock, hands."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Windows of a turn (docs/games/buccaneer.md#ports-home-flat-island): trading at other ports with a basket, the home port and its
-Safety Zone, Flat Island and Kidd's Chart at Anchor Bay."""
+"""Windows of a turn (docs/games/buccaneer.md#ports-home-flat-island): trading at other ports with a basket, the home
+port and its Safety Zone, Flat Island and Kidd's Chart at Anchor Bay."""
 
 from __future__ import annotations
 
@@ -267,8 +267,8 @@ def land_chart(state: State, seat: int, narration: Narration) -> None:
 
 
 def window_actions(state: State, seat: int) -> list[str]:
-    """Every window action open to the active seat where its ship lies (docs/games/buccaneer.md#ports-home-flat-island); only basket steps while the
-    basket holds something."""
+    """Every window action open to the active seat where its ship lies (docs/games/buccaneer.md#ports-home-flat-island);
+    only basket steps while the basket holds something."""
     p = state["players"][seat]
     at = p["ship"]["at"]
     basket = state["turn"]["basket"]

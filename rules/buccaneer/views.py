@@ -1,5 +1,5 @@
-"""What each Buccaneer seat may see (docs/games/buccaneer.md#hidden-information): the public view and a seat's own additions; and the table's words
-from a view: what a seat owes, its name (its home port) and its private summary."""
+"""What each Buccaneer seat may see (docs/games/buccaneer.md#hidden-information): the public view and a seat's own
+additions; and the table's words from a view: what a seat owes, its name (its home port) and its private summary."""
 
 from __future__ import annotations
 

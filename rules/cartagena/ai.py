@@ -1,5 +1,5 @@
-"""Cartagena AI players (docs/games/cartagena.md#the-ais): the ``easy`` and ``normal`` policies. They read only their own view and the
-legal actions.
+"""Cartagena AI players (docs/games/cartagena.md#the-ais): the ``easy`` and ``normal`` policies. They read only their
+own view and the legal actions.
 
 ``normal`` scores every legal move by its gain in position and cards and repeats until no move gains;
 ``easy`` makes the longest forward move and ends its turn. Both are deterministic: ties go to the earlier legal

@@ -1,4 +1,5 @@
-"""Cards: the deck, drawing in both modes, reshuffles and Tortuga row refills (docs/games/cartagena.md#drawing, docs/games/cartagena.md#tortugas-row).
+"""Cards: the deck, drawing in both modes, reshuffles and Tortuga row refills (docs/games/cartagena.md#drawing,
+docs/games/cartagena.md#tortugas-row).
 
 Every function here changes a state the caller owns (a copy made by ``apply`` or a state being set up).
 Hands are counts per symbol, in symbol order; the stock and the row are lists whose first card is the next
@@ -63,7 +64,8 @@ def draw(state: core.State, seat: int, count: int) -> tuple[list[str], list[str]
                 break
             card = state["row"].pop(0)
             if not state["row"]:
-                # the new row is laid out at once, so it is visible before the next draw (docs/games/cartagena.md#tortugas-row)
+                # the new row is laid out at once, so it is visible before the next draw
+                # (docs/games/cartagena.md#tortugas-row)
                 lines += refill_row(state)
         else:
             if not state["stock"] and state["options"]["reshuffle"] == "on" and state["discard"]:

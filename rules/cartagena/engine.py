@@ -185,7 +185,8 @@ def _next_turn(state: core.State) -> None:
 
 # -- the end (docs/games/cartagena.md#the-stall-ending) ----------------------------------------------------------------
 def _stall(state: core.State, why: str, events: list[core.Event]) -> None:
-    """End a game that can no longer change (docs/games/cartagena.md#the-stall-ending): most pirates aboard, then most progress."""
+    """End a game that can no longer change (docs/games/cartagena.md#the-stall-ending): most pirates aboard, then most
+    progress."""
     ranking = sorted(
         ([seat, positions.count(SLOOP), sum(positions)] for seat, positions in enumerate(state["pirates"])),
         key=lambda entry: (-entry[1], -entry[2], entry[0]),

@@ -140,7 +140,8 @@ class Cartagena(Game):
 
     # -- the host's helpers --------------------------------------------------------------------------------------------
     def lobby_notes(self, players: int, options: dict[str, str]) -> list[str]:
-        # with 4-5 crews and no reshuffle a Jamaica pile runs dry in a third to half of the games (docs/games/cartagena.md#the-stall-ending)
+        # with 4-5 crews and no reshuffle a Jamaica pile runs dry in a third to half of the games
+        # (docs/games/cartagena.md#the-stall-ending)
         if players >= 4 and options.get("mode") == "jamaica" and options.get("reshuffle") == "off":
             return [
                 f"With {players} players a Jamaica pile often runs dry before anyone reaches the sloop: "
@@ -156,7 +157,8 @@ class Cartagena(Game):
             return False
 
     def timeout_action(self, state: State, seat: int) -> Action:
-        """``end`` after at least one action, otherwise the first legal action (``pass`` if alone): docs/games/cartagena.md#time-out-default."""
+        """``end`` after at least one action, otherwise the first legal action (``pass`` if alone):
+        docs/games/cartagena.md#time-out-default."""
         legal = self.legal_actions(state, seat)
         return "end" if "end" in legal else legal[0]
 

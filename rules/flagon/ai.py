@@ -1,4 +1,5 @@
-"""Flagon AI players (docs/games/flagon.md#the-ais). They read only their own view and the legal list; randomness comes from ``rnd``.
+"""Flagon AI players (docs/games/flagon.md#the-ais). They read only their own view and the legal list; randomness comes
+from ``rnd``.
 
 - ``easy``: a uniformly random legal action.
 - ``normal``: plans by a short list of rules for the position it expects at reveal, and resolves every

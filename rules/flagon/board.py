@@ -1,4 +1,5 @@
-"""The two-ship board as data: terrain, coordinates, directions and the start layout (docs/games/flagon.md#the-board)."""
+"""The two-ship board as data: terrain, coordinates, directions and the start layout
+(docs/games/flagon.md#the-board)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Characters and cards as data (docs/games/flagon.md#characters-and-cards): names, times, deck order and one-line texts for pickers."""
+"""Characters and cards as data (docs/games/flagon.md#characters-and-cards): names, times, deck order and one-line texts
+for pickers."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Flagon's state and how it changes: setup and the time loop (docs/games/flagon.md#the-time-loop-and-planning): draft, re-entry, simultaneous
-planning, random draws, reveals, replanning after Overboard, end tokens and scoring. ``act`` applies one legal
-decision; ``settle`` then runs every automatic transition (including steps with a single legal action) until a
-decision is owed or the game is over. What a revealed card does is ``resolution.py``'s."""
+"""Flagon's state and how it changes: setup and the time loop (docs/games/flagon.md#the-time-loop-and-planning): draft,
+re-entry, simultaneous planning, random draws, reveals, replanning after Overboard, end tokens and scoring. ``act``
+applies one legal decision; ``settle`` then runs every automatic transition (including steps with a single legal action)
+until a decision is owed or the game is over. What a revealed card does is ``resolution.py``'s."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """What happens to bodies and objects: damage, drops, statuses, forced movement, water and Overboard, barrels
-and tables (docs/games/flagon.md#squares-damage-objects). Every function works on a state the caller owns and narrates into a ``Ctx``."""
+and tables (docs/games/flagon.md#squares-damage-objects). Every function works on a state the caller owns and narrates
+into a ``Ctx``."""
 
 from __future__ import annotations
 
@@ -244,7 +245,8 @@ def fall(state: State, ctx: Ctx, i: int) -> None:
 
 
 def overboard(state: State, ctx: Ctx, i: int, at: Sq | None = None) -> None:
-    """Overboard (docs/games/flagon.md#water), in this order: off the board, object lost, queue to hand, Dazed cleared, pay 2, replan 2."""
+    """Overboard (docs/games/flagon.md#water), in this order: off the board, object lost, queue to hand, Dazed cleared,
+    pay 2, replan 2."""
     c = state["chars"][i]
     if at is not None and in_grid(at):
         ctx.splash.append(name(at))

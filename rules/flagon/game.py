@@ -138,7 +138,8 @@ class Flagon(Game):
         )
 
     def timeout_action(self, state: State, seat: int) -> str:
-        """docs/games/flagon.md#time-out-default: the first legal option (plan the first card in hand, stay, keep facing, skip)."""
+        """docs/games/flagon.md#time-out-default: the first legal option (plan the first card in hand, stay, keep
+        facing, skip)."""
         return self.legal_actions(state, seat)[0]
 
     # -- the hard AI ---------------------------------------------------------------------------------

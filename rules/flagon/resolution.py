@@ -1,8 +1,10 @@
-"""Every card as a precise algorithm (docs/games/flagon.md#characters-and-cards): the options of each reveal-time step, and what a choice does.
+"""Every card as a precise algorithm (docs/games/flagon.md#characters-and-cards): the options of each reveal-time step,
+and what a choice does.
 
 A revealed card sets ``state["pending"] = {"step", "char", "card", "data"}``. ``options`` lists the legal texts of
-that step in a fixed order (the first is the time-out default: docs/games/flagon.md#time-out-default); ``choose`` applies one and either sets the
-next step or finishes the card. Automatic cards resolve in ``begin_card`` with no step at all.
+that step in a fixed order (the first is the time-out default: docs/games/flagon.md#time-out-default); ``choose``
+applies one and either sets the next step or finishes the card. Automatic cards resolve in ``begin_card`` with no step
+at all.
 """
 
 from __future__ import annotations

@@ -151,8 +151,9 @@ def owed(view: dict[str, Any], seat: int) -> str:
 
 
 def seat_name(view: dict[str, Any], seat: int) -> str:
-    """The seat's characters: during secret planning only those still owing a card (docs/games/flagon.md#the-tables-voice: "waiting for:
-    Ana (Monk)"), while a character acts that one if it is the seat's; before the draft, its crew."""
+    """The seat's characters: during secret planning only those still owing a card
+    (docs/games/flagon.md#the-tables-voice: "waiting for: Ana (Monk)"), while a character acts that one if it is the
+    seat's; before the draft, its crew."""
     mine = [c for c in view.get("chars") or [] if c.get("seat") == seat]
     picked = [c for c in mine if c.get("name")]
     if not picked:

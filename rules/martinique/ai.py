@@ -1,7 +1,8 @@
-"""Martinique AI players (docs/games/martinique.md#the-ais). They read only a seat's view and the legal list; ties go to the earlier action.
+"""Martinique AI players (docs/games/martinique.md#the-ais). They read only a seat's view and the legal list; ties go to
+the earlier action.
 
-``normal`` scores each action with the tile values, crossings, landing and pub timing described there; ``easy`` grabs the
-best-looking tile and ignores everything else.
+``normal`` scores each action with the tile values, crossings, landing and pub timing described there; ``easy`` grabs
+the best-looking tile and ignores everything else.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The Martinique island: square names, kinds of squares and the walks a pirate can take.
 
-Squares are indices 0..63 in index order (A1, B1, ..., H1, A2, ..., H8: docs/games/martinique.md#the-island-and-the-tiles),
-so every list that is built by iterating ``range(64)`` is already in index order.
+Squares are indices 0..63 in index order (A1, B1, ..., H1, A2, ..., H8:
+docs/games/martinique.md#the-island-and-the-tiles), so every list that is built by iterating ``range(64)`` is already in
+index order.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Tiles and chest claims.
 
-Tiles are strings in the state: an artifact is ``"rum:2"``, a map tile ``"map:C"``, a joker ``"joker"``. Artifacts of the
-same type and value are interchangeable, so no tile needs an id.
+Tiles are strings in the state: an artifact is ``"rum:2"``, a map tile ``"map:C"``, a joker ``"joker"``. Artifacts of
+the same type and value are interchangeable, so no tile needs an id.
 """
 
 from __future__ import annotations
@@ -47,7 +47,8 @@ def type_counts(tiles: list[str]) -> dict[str, int]:
 
 def claim_options(chest: list[str], collection: list[str], jokers: int) -> list[tuple[str, ...]]:
     """Every multiset of jokered types (as a type-ordered tuple) that covers ``chest`` with ``collection`` and at most
-    ``jokers`` jokers, in the order of docs/games/martinique.md#the-action-language: by size, then by the sorted list of type positions."""
+    ``jokers`` jokers, in the order of docs/games/martinique.md#the-action-language: by size, then by the sorted list of
+    type positions."""
     if not chest:
         return []
     # asked after every move and of every tile an AI weighs, and the same chests and collections recur

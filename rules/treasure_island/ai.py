@@ -1,5 +1,5 @@
-"""AI players for both sides (docs/games/treasure_island.md#the-ais). They read only their own view and the legal list; randomness comes
-from the host's ``rnd``. Static map geometry is shared rule data, not a secret, so they may use it.
+"""AI players for both sides (docs/games/treasure_island.md#the-ais). They read only their own view and the legal list;
+randomness comes from the host's ``rnd``. Static map geometry is shared rule data, not a secret, so they may use it.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The two calendar sides (docs/games/treasure_island.md#two-calendar-sides), the trick cards (docs/games/treasure_island.md#trick-windows) and the seating
-helpers of setup (docs/games/treasure_island.md#seats)."""
+"""The two calendar sides (docs/games/treasure_island.md#two-calendar-sides), the trick cards
+(docs/games/treasure_island.md#trick-windows) and the seating helpers of setup (docs/games/treasure_island.md#seats)."""
 
 from __future__ import annotations
 

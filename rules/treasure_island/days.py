@@ -1,6 +1,6 @@
-"""The course of a Treasure Island game, day by day (docs/games/treasure_island.md#setup-and-the-calendar): the District Hints dealt once the treasure is buried,
-each calendar day and its event, a miniature's turn and its end, searches and the chests they may earn, the escape
-round by round, and the end."""
+"""The course of a Treasure Island game, day by day (docs/games/treasure_island.md#setup-and-the-calendar): the District
+Hints dealt once the treasure is buried, each calendar day and its event, a miniature's turn and its end, searches and
+the chests they may earn, the escape round by round, and the end."""
 
 from __future__ import annotations
 
@@ -191,7 +191,8 @@ def finish(state: State, ev: list[Event], winners: list[int], reason: str, line:
 
 
 def search(state: State, ev: list[Event], mini: str, kind: str, centre: Pt, r: int, anchor: Pt, then: str) -> None:
-    """Resolve a search: a win, or a public record and maybe a chest decision (docs/games/treasure_island.md#chest-tokens)."""
+    """Resolve a search: a win, or a public record and maybe a chest decision
+    (docs/games/treasure_island.md#chest-tokens)."""
     g = geo_of(state)
     cov = g.covered(centre, r, anchor)
     t = as_pt(state["treasure"])

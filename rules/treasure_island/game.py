@@ -172,8 +172,8 @@ class TreasureIsland(core.Game):
 
     # -- tests ---------------------------------------------------------------------------------------
     def secrets(self, state: State) -> list[str]:
-        """What only Silver (or nobody) may know, in the forms a leak would take (docs/games/treasure_island.md#hidden-information;
-        all public at the end).
+        """What only Silver (or nobody) may know, in the forms a leak would take
+        (docs/games/treasure_island.md#hidden-information; all public at the end).
 
         The seed (as typed, and as a number when it is hex) and the RNG counter's key; T as a leaked ``treasure``
         key; Silver's cards and the deck, discard and Compass cards as quoted ids (bare ids like ``B4`` occur inside

@@ -74,7 +74,8 @@ COMPASS: dict[str, tuple[str, str]] = {
 BANDS = {"0-3": (None, 6), "3-6": (6, 12), "6-9": (12, 18), "9-12": (18, 24), "12+": (24, None)}
 
 
-#: what each hint card tells when Long John Silver plays it (docs/games/treasure_island.md#the-hint-decks); ⛁ a chest-icon card
+#: what each hint card tells when Long John Silver plays it (docs/games/treasure_island.md#the-hint-decks); ⛁ a
+#chest-icon card
 EFFECTS: dict[str, str] = {
     "S1": "the treasure's altitude: the height band it lies in",
     "S2": "the treasure lies N, E, S or W of a pirate (a half-plane)",

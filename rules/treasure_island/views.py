@@ -1,8 +1,10 @@
-"""What each Treasure Island seat may see (docs/games/treasure_island.md#hidden-information): the public view, plus a pirate's or Long John Silver's own
-secrets; and the table's words from a view: what a seat owes, its name and its private summary.
+"""What each Treasure Island seat may see (docs/games/treasure_island.md#hidden-information): the public view, plus a
+pirate's or Long John Silver's own secrets; and the table's words from a view: what a seat owes, its name and its
+private summary.
 
-Positions are ``[x, y]`` in miles; node sets are base64 bitsets (docs/games/treasure_island.md#the-grid-every-position-is-a-node). Nothing here depends on a secret unless
-it goes into the ``private`` block of that secret's owner, or the game is over.
+Positions are ``[x, y]`` in miles; node sets are base64 bitsets
+(docs/games/treasure_island.md#the-grid-every-position-is-a-node). Nothing here depends on a secret unless it goes into
+the ``private`` block of that secret's owner, or the game is over.
 """
 
 from __future__ import annotations

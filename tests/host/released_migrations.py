@@ -262,8 +262,8 @@ RELEASED: tuple[Step, ...] = (
     ALTER TABLE tables ADD COLUMN host_name TEXT;
     """
     ),
-    # 8: tables on the web (bot/transports/web/). An unguessable address per table (never its sequential id), made on first
-    # use; the key that signs seat links, made once and shared by every process of a cluster; how many times a
+    # 8: tables on the web (bot/transports/web/). An unguessable address per table (never its sequential id), made on
+    # first use; the key that signs seat links, made once and shared by every process of a cluster; how many times a
     # player's seat links were revoked (they left or were kicked: a link made before is refused); and the setting
     # that turns the pages off. BIGINT and DOUBLE PRECISION serve both databases, as in step 5.
     Step(

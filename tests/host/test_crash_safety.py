@@ -1,6 +1,6 @@
 """Crash safety: a table host in a child process is SIGKILLed at random moments, again and again, on one database
-(a SQLite file, and a PostgreSQL schema: every test runs on both stores); after every kill no acknowledged move is missing and the database is intact, and every table's log
-replays from its seed to its stored snapshot.
+(a SQLite file, and a PostgreSQL schema: every test runs on both stores); after every kill no acknowledged move is
+missing and the database is intact, and every table's log replays from its seed to its stored snapshot.
 
 The child is :mod:`tests.host.crash_child`: every seat a human, two tables per game played at once, a tiny
 picture for every board. The first run is a cold ``python -m tests.host.crash_child`` killed during its

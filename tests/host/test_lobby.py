@@ -124,7 +124,8 @@ async def test_rules_lists_games_and_shows_one(host: TableHost) -> None:
 
 
 async def test_the_lobby_shows_the_games_advice_as_seats_fill(host: TableHost) -> None:
-    """Cartagena's lobby note (docs/games/cartagena.md#the-stall-ending): `reshuffle on` is suggested once a Jamaica table seats 4 or 5."""
+    """Cartagena's lobby note (docs/games/cartagena.md#the-stall-ending): `reshuffle on` is suggested once a Jamaica
+    table seats 4 or 5."""
     out = await host.open(ANA, "cartagena", {"mode": "jamaica", "reshuffle": "off"})
     await host.join(BEN)
     out = await host.join(CID)

@@ -1,5 +1,5 @@
-"""The board data and its derived lists (docs/games/buccaneer.md#the-board), and the setup order (docs/games/buccaneer.md#setup; edge case 31
-of docs/games/buccaneer.md#edge-cases-and-the-tests-that-cover-them)."""
+"""The board data and its derived lists (docs/games/buccaneer.md#the-board), and the setup order
+(docs/games/buccaneer.md#setup; edge case 31 of docs/games/buccaneer.md#edge-cases-and-the-tests-that-cover-them)."""
 
 from __future__ import annotations
 

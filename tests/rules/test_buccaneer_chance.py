@@ -1,4 +1,5 @@
-"""One scenario per chance card (1–28) and edge cases 13–21 and 27 of docs/games/buccaneer.md#edge-cases-and-the-tests-that-cover-them."""
+"""One scenario per chance card (1–28) and edge cases 13–21 and 27 of
+docs/games/buccaneer.md#edge-cases-and-the-tests-that-cover-them."""
 
 from __future__ import annotations
 
@@ -433,7 +434,8 @@ def test_edge_27_short_or_empty_pile_and_no_empty_branches() -> None:
     assert "takes 2 crew" in public_text(events)  # the hold is full: only the crew branch
 
 
-# -- a card goes under the pile only once its resolution is complete (docs/games/buccaneer.md#when-a-chance-card-is-drawn) ---
+# -- a card goes under the pile only once its resolution is complete
+# (docs/games/buccaneer.md#when-a-chance-card-is-drawn) ---
 def test_card_22_stays_out_of_the_pile_while_yellow_fever_burials_are_pending() -> None:
     s = make(THREE)
     set_hand(s, 1, "b2 b2 b2 b1 b1 b1 r2 r2 r1")  # 9: owes two burials

@@ -1,5 +1,5 @@
-"""Fights at sea: edge cases 8, 9 and 11 of docs/games/buccaneer.md#edge-cases-and-the-tests-that-cover-them, and the combat reveal (docs/games/buccaneer.md#fights,
-docs/games/buccaneer.md#hidden-information)."""
+"""Fights at sea: edge cases 8, 9 and 11 of docs/games/buccaneer.md#edge-cases-and-the-tests-that-cover-them, and the
+combat reveal (docs/games/buccaneer.md#fights, docs/games/buccaneer.md#hidden-information)."""
 
 from __future__ import annotations
 

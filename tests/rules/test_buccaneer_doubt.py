@@ -1,5 +1,5 @@
-"""The AI's challenge decision (docs/games/buccaneer.md#honour-and-the-challenge-window; issue 18): evidence from its own view,
-weighed against its forfeit. It replaces an earlier seeded random rule, which challenged honest long moves."""
+"""The AI's challenge decision (docs/games/buccaneer.md#honour-and-the-challenge-window; issue 18): evidence from its
+own view, weighed against its forfeit. It replaces an earlier seeded random rule, which challenged honest long moves."""
 
 from __future__ import annotations
 

@@ -94,7 +94,8 @@ def public_text(events: list) -> str:
 
 
 def check_invariants(state: State) -> None:
-    """Conservation (edge case 32 of docs/games/buccaneer.md#edge-cases-and-the-tests-that-cover-them) and the physical limits of issue item 6."""
+    """Conservation (edge case 32 of docs/games/buccaneer.md#edge-cases-and-the-tests-that-cover-them) and the physical
+    limits of issue item 6."""
     crew = dict.fromkeys(CREW, 0)
     for p in state["players"]:
         for k in CREW:
@@ -119,7 +120,8 @@ def check_invariants(state: State) -> None:
     assert treasure == dict.fromkeys(TREASURE, TREASURE_PER_KIND), treasure
 
     if state["phase"] != "choose_ports":
-        # a card being resolved lies face up until its resolution is complete (docs/games/buccaneer.md#when-a-chance-card-is-drawn)
+        # a card being resolved lies face up until its resolution is complete
+        # (docs/games/buccaneer.md#when-a-chance-card-is-drawn)
         resolving = [f["card"] for f in state["stack"] if f["kind"] == "task" and f["op"] == "chance_back"]
         assert len(resolving) <= 1, resolving
         cards = list(state["chance_pile"]) + list(state["removed"]) + resolving

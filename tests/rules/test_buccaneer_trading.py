@@ -1,4 +1,5 @@
-"""Ports, home, Flat Island and Anchor Bay: edge cases 21–25 and 29 of docs/games/buccaneer.md#edge-cases-and-the-tests-that-cover-them."""
+"""Ports, home, Flat Island and Anchor Bay: edge cases 21–25 and 29 of
+docs/games/buccaneer.md#edge-cases-and-the-tests-that-cover-them."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Cartagena rules from hand-built positions: every edge case of docs/games/cartagena.md#edge-cases-and-the-tests-that-cover-them by number, then
-the rules of docs/games/cartagena.md#decisions-taken-where-the-rule-text-is-silent-or-ambiguous.
+"""Cartagena rules from hand-built positions: every edge case of
+docs/games/cartagena.md#edge-cases-and-the-tests-that-cover-them by number, then the rules of
+docs/games/cartagena.md#decisions-taken-where-the-rule-text-is-silent-or-ambiguous.
 
 Positions use the fixed passage (docs/games/cartagena.md#the-passage). By symbol: bottle 3 12 14 23 28 31,
 dagger 5 7 16 24 27 32, hat 4 8 17 19 30 33, key 2 10 18 21 25 35, pistol 6 9 13 22 26 36, skull 1 11 15 20 29 34.
@@ -617,7 +618,8 @@ def test_view_shape_follows_spec_section_4() -> None:
 def test_the_lobby_suggests_reshuffle_on_only_at_a_jamaica_table_of_4_or_5(
     players: int, mode: str, reshuffle: str
 ) -> None:
-    """A Jamaica pile without reshuffle runs dry in a third to half of the games with 4–5 crews (docs/games/cartagena.md#the-stall-ending)."""
+    """A Jamaica pile without reshuffle runs dry in a third to half of the games with 4–5 crews
+    (docs/games/cartagena.md#the-stall-ending)."""
     notes = GAME.lobby_notes(players, GAME.resolve_options({"mode": mode, "reshuffle": reshuffle}))
     if players >= 4 and mode == "jamaica" and reshuffle == "off":
         assert len(notes) == 1 and "`reshuffle on`" in notes[0] and str(players) in notes[0]

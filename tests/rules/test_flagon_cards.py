@@ -1,5 +1,5 @@
-"""Flagon: a scenario test for every card of docs/games/flagon.md#characters-and-cards (those not already pinned by an edge-case test get theirs
-here; the others are also exercised once more so each card has a test named after it)."""
+"""Flagon: a scenario test for every card of docs/games/flagon.md#characters-and-cards (those not already pinned by an
+edge-case test get theirs here; the others are also exercised once more so each card has a test named after it)."""
 
 from __future__ import annotations
 

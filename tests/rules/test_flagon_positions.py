@@ -1,4 +1,5 @@
-"""Flagon: hand-built positions (helpers shared by the other Flagon tests) and the board data (docs/games/flagon.md#the-board)."""
+"""Flagon: hand-built positions (helpers shared by the other Flagon tests) and the board data
+(docs/games/flagon.md#the-board)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Flagon's optional tavern board (docs/games/flagon.md#the-tavern): free-for-all setup, walls instead of water, scoring."""
+"""Flagon's optional tavern board (docs/games/flagon.md#the-tavern): free-for-all setup, walls instead of water,
+scoring."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Martinique scenario tests from hand-built positions: one test (or more) per numbered edge case of docs/games/martinique.md#edge-cases-and-the-tests-that-cover-them."""
+"""Martinique scenario tests from hand-built positions: one test (or more) per numbered edge case of
+docs/games/martinique.md#edge-cases-and-the-tests-that-cover-them."""
 
 from __future__ import annotations
 

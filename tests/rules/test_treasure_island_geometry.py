@@ -1,5 +1,5 @@
-"""Treasure Island map data and exact geometry: the regression numbers (docs/games/treasure_island.md#the-islands) and edge cases
-1–5, 11, 26–29 of docs/games/treasure_island.md#edge-cases-and-the-tests-that-cover-them."""
+"""Treasure Island map data and exact geometry: the regression numbers (docs/games/treasure_island.md#the-islands) and
+edge cases 1–5, 11, 26–29 of docs/games/treasure_island.md#edge-cases-and-the-tests-that-cover-them."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Every hint card's truth value against its text on hand-made treasure positions (docs/games/treasure_island.md#hints), and the
-region bitsets agree with the pointwise predicates."""
+"""Every hint card's truth value against its text on hand-made treasure positions (docs/games/treasure_island.md#hints),
+and the region bitsets agree with the pointwise predicates."""
 
 from __future__ import annotations
 

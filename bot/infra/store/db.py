@@ -168,7 +168,8 @@ class Database:
         return rows[0] if rows else None
 
     async def rows(self, table: str, batch: int = 2000) -> AsyncIterator[list[dict[str, Any]]]:
-        """Every row of ``table`` (one of :data:`DATA_TABLES`) as dicts, in batches in key order (``parley db copy``)."""
+        """Every row of ``table`` (one of :data:`DATA_TABLES`) as dicts, in batches in key order (``parley db
+        copy``)."""
         key = DATA_TABLES[table]
         offset = 0
         while True:

@@ -51,8 +51,8 @@ INTERACTION_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord
 
 
 class ParleyTree(app_commands.CommandTree):
-    """Refuses a command whose options do not fit its declaration (:mod:`bot.transports.discord.options`) before it runs,
-    and answers every failed command ephemerally (a refused check or a bad option), never with silence."""
+    """Refuses a command whose options do not fit its declaration (:mod:`bot.transports.discord.options`) before it
+    runs, and answers every failed command ephemerally (a refused check or a bad option), never with silence."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         why = options.problem(interaction)

@@ -4,8 +4,8 @@ Discord's client enforces a command's option types, ranges, lengths and choices,
 JSON payload: a modified client or a script can send any value for any option (a turn limit of 2**53 minutes,
 ``"abc"`` for an integer, a choice that was never offered), and discord.py hands most of them to the callback
 unchecked. So :func:`problem` compares each value with its parameter's declaration (type, ``min_value`` and
-``max_value``, a string's lengths, ``choices``, required; no option it did not declare) and ``ParleyTree`` refuses the whole
-command politely when one does not fit. The host checks its own inputs again (it also serves the terminal);
+``max_value``, a string's lengths, ``choices``, required; no option it did not declare) and ``ParleyTree`` refuses the
+whole command politely when one does not fit. The host checks its own inputs again (it also serves the terminal);
 this makes every command refuse the same way, naming what is allowed, before any of its code runs.
 """
 

@@ -9,11 +9,13 @@ is built from public views, or from one seat's view behind that seat's signed li
 - :mod:`bot.transports.web.snapshot`: a table at one moment, and what its pages show of it (cards, move events);
 - :mod:`bot.transports.web.source`: snapshots read through the store, the server setting that turns the pages off;
 - :mod:`bot.transports.web.positions`: earlier positions of a game, replayed from its log, for the replay viewer;
-- :mod:`bot.transports.web.boards`: pictures drawn by the render pool, cached per table, move and seat (:mod:`bot.transports.web.cache`:
+- :mod:`bot.transports.web.boards`: pictures drawn by the render pool, cached per table, move and seat
+(:mod:`bot.transports.web.cache`:
   each value computed once however many requests ask for it at the same moment);
 - :mod:`bot.transports.web.feed`: hearing that a table changed: PostgreSQL's notifications, or polling on SQLite;
 - :mod:`bot.transports.web.live`: the tables shown live and their server-sent event streams;
 - :mod:`bot.transports.web.guard`: security headers, rate limits per address and caps on live connections;
 - :mod:`bot.transports.web.pages`: the HTML of every page;
-- :mod:`bot.transports.web.app`: the routes; :mod:`bot.transports.web.serve`: ``parley web`` and the pages inside ``parley run``.
+- :mod:`bot.transports.web.app`: the routes; :mod:`bot.transports.web.serve`: ``parley web`` and the pages inside
+``parley run``.
 """

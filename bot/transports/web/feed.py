@@ -1,7 +1,7 @@
 """Hearing that a table changed, whichever process changed it: PostgreSQL tells at once (``LISTEN``/``NOTIFY``,
-:meth:`bot.infra.store.Store.listen_tables`), SQLite is polled (:meth:`bot.infra.store.Store.table_marks`) for the tables this
-process shows live, a few times a second: a table changed when its state number, status or ``updated`` time did
-(every write of the host sets ``updated`` from its clock). With notifications the same poll still runs now and then,
+:meth:`bot.infra.store.Store.listen_tables`), SQLite is polled (:meth:`bot.infra.store.Store.table_marks`) for the
+tables this process shows live, a few times a second: a table changed when its state number, status or ``updated`` time
+did (every write of the host sets ``updated`` from its clock). With notifications the same poll still runs now and then,
 so a notification lost with its connection delays a change by seconds, never loses it."""
 
 from __future__ import annotations

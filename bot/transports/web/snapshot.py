@@ -3,8 +3,8 @@ seats, the fine print, the result), one seat's private card, and each logged mov
 
 Everything here is built from the public view, the stored public narration of each move, or, for a seat's card,
 that one seat's view: never from the state itself, the seed or a move's action text (which may name a secret while
-the game runs). The names and the prompt are the host's own (:class:`bot.host.table.Table`, :func:`bot.host.posts.prompt_line`),
-so a page says exactly what the channel says.
+the game runs). The names and the prompt are the host's own (:class:`bot.host.table.Table`,
+:func:`bot.host.posts.prompt_line`), so a page says exactly what the channel says.
 """
 
 from __future__ import annotations
