@@ -397,7 +397,8 @@ def store_rows(cfg: Config, results: dict[str, Any], log: Callable[[str], None])
             ),
             Row(
                 f"{kind} CPU per commit (this process + the server's processes)",
-                f"{fmt_time(c['cpu_client'] + c['cpu_server'])} ({fmt_time(c['cpu_client'])} + {fmt_time(c['cpu_server'])}),"
+                f"{fmt_time(c['cpu_client'] + c['cpu_server'])} ({fmt_time(c['cpu_client'])} + "
+                f"{fmt_time(c['cpu_server'])}),"
                 f" ≤ {1 / max(1e-9, c['cpu_client'] + c['cpu_server']):.0f} commits/s per core",
             ),
             Row(
@@ -413,7 +414,8 @@ def store_rows(cfg: Config, results: dict[str, Any], log: Callable[[str], None])
             lat = h["latency"]
             rows.append(
                 Row(
-                    f"{kind}: {tables} live tables ({h['rate']:.1f} moves/s, {h['rate'] / n:.1f} per core, n={h['actions']})",
+                    f"{kind}: {tables} live tables ({h['rate']:.1f} moves/s, {h['rate'] / n:.1f} per core, "
+                    f"n={h['actions']})",
                     f"p50 {fmt_time(lat['p50'])} p95 {fmt_time(lat['p95'])} p99 {fmt_time(lat['p99'])}",
                     floor=f"commit {fmt_time(h['commit']['p50'])}, CPU/move {fmt_time(h['cpu_per_move'])}",
                 )

@@ -180,7 +180,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
     rows = measure(args.games, args.tables, sizes, args.seed, args.ai)
-    print(f"{args.games} finished games and {args.ai} AI-only games, {args.tables} tables at once; hit rates of an LRU of each size on the same calls")
+    print(
+        f"{args.games} finished games and {args.ai} AI-only games, {args.tables} tables at once; hit rates of an LRU "
+        "of each size on the same calls"
+    )
     for r in rows:
         rates = "  ".join(f"{size}: {rate:.1%}" for size, rate in r["hit_rate"].items())
         print(

@@ -414,7 +414,13 @@ def report(r: dict[str, Any]) -> list[str]:
         f" {r['commit']['median'] * ms:.2f} ms, host's own median {r['own']['median'] * ms:.1f} ms;"
         f" own / (drawing + one commit) = {r['share']:.0%} ({r['share_beside_store']:.0%} counting the store's"
         " wall time as commit)",
-        f"one {'PostgreSQL commit alone' if r.get('store') == 'postgresql' else 'SQLite commit alone (WAL, synchronous=NORMAL, same disk)'}: p50 {r['commit_floor']['p50'] * ms:.2f} ms,"
+        "one "
+        + (
+            "PostgreSQL commit alone"
+            if r.get("store") == "postgresql"
+            else "SQLite commit alone (WAL, synchronous=NORMAL, same disk)"
+        )
+        + f": p50 {r['commit_floor']['p50'] * ms:.2f} ms,"
         f" p95 {r['commit_floor']['p95'] * ms:.2f} ms",
         f"budget p95 <= 100 ms: {'within' if lat['p95'] <= 0.1 else 'OVER'};"
         f" own share <= 20%: {'within' if r['share'] <= 0.2 else 'OVER'}",

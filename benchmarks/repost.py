@@ -148,8 +148,13 @@ def after_ready(path: str, tables: int, rounds: int, processes: int, wait_for_wo
             PARLEY_LOG_LEVEL="WARNING",
             PARLEY_RENDER_PROCESSES=str(processes),
         )
-        patch = "import bot.infra.workers as w; w.WorkerPool.any_ready = lambda self: True; " if wait_for_workers else ""
-        code = f"import runpy, sys; {patch}sys.argv = sys.argv[:1] + sys.argv[1:]; runpy.run_module('tests.discord.fakediscord', run_name='__main__')"
+        patch = (
+            "import bot.infra.workers as w; w.WorkerPool.any_ready = lambda self: True; " if wait_for_workers else ""
+        )
+        code = (
+            f"import runpy, sys; {patch}sys.argv = sys.argv[:1] + sys.argv[1:]; "
+            "runpy.run_module('tests.discord.fakediscord', run_name='__main__')"
+        )
         child = subprocess.Popen(
             [sys.executable, "-c", code, str(fake.port), "--env-file", "/nonexistent", "run"], cwd=root, env=env
         )

@@ -376,7 +376,9 @@ async def soak_run(
     db = where / "soak.sqlite3"
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)
-    settings = Settings(db_path=str(db), render_processes=default_render_processes() if processes is None else processes)
+    settings = Settings(
+        db_path=str(db), render_processes=default_render_processes() if processes is None else processes
+    )
     host = build_host(settings, ai_seed=f"soak-{seed}")
     soak = Soak(host, db)
     host.publish = soak.publish

@@ -289,7 +289,9 @@ def _figures(cfg: WebConfig, raw: dict[str, Any]) -> dict[str, Any]:
         "cpu": raw["cpu"],
         "processes": raw["processes"],
         "event_floor": 0.0 if raw["listening"] else raw["poll"] / 2,
-        "store": "PostgreSQL (notifications)" if raw["listening"] else f"SQLite (polled every {raw['poll'] * 1000:.0f} ms)",
+        "store": "PostgreSQL (notifications)"
+        if raw["listening"]
+        else f"SQLite (polled every {raw['poll'] * 1000:.0f} ms)",
     }
 
 

@@ -231,7 +231,13 @@ def text(
         return
     if picture is not None and (private or anchor[1] in "tb"):
         ink = ImageColor.getrgb(fill) if isinstance(fill, str) else fill
-        halo = ink if stroke_fill is None else ImageColor.getrgb(stroke_fill) if isinstance(stroke_fill, str) else stroke_fill
+        halo = (
+            ink
+            if stroke_fill is None
+            else ImageColor.getrgb(stroke_fill)
+            if isinstance(stroke_fill, str)
+            else stroke_fill
+        )
         placed, start = _whole(xy, s, size, bold, mono, anchor, stroke, halo == ink)
         picture.label(placed, (s, size, bold, mono, stroke, "whole", anchor, start), ink, halo)
         return
@@ -662,7 +668,9 @@ class Picture:
         x0, y0, x1, y1 = box
         self.blend(box, lambda rgb, ox, oy: rgb.paste(ink, (x0 - ox, y0 - oy, x1 - ox, y1 - oy), alpha))
 
-    def over(self, box: tuple[float, float, float, float], draw: Callable[[ImageDraw.ImageDraw, int, int], None]) -> None:
+    def over(
+        self, box: tuple[float, float, float, float], draw: Callable[[ImageDraw.ImageDraw, int, int], None]
+    ) -> None:
         """Translucent drawing: ``draw(d, left, top)`` draws with Pillow's RGBA blending (``d`` as
         ``ImageDraw.Draw(img, "RGBA")`` on an RGB canvas) on the pixels in ``box``, whose corner is at ``left, top``
         of the picture (shift every coordinate by it)."""

@@ -471,8 +471,8 @@ def _seat_panel(c: Pic, view: dict[str, Any], seat: int, y: int, private: dict[s
     result = view.get("result")
     score = result["scores"][str(seat)]["total"] if result else p["score_preview"]["total"]
     text(c.draw, (right, y + 24), f"{'score' if result else 'now'} {score}", 24, bold=True, anchor="rm")
-    text(c.draw, (PANEL_X + 42 + text_width(p["name"], 24, True), y + 25), f"  supply {p['supply']} · pub {p['in_pub']}",
-         20, anchor="lm")  # fmt: skip
+    name_end = PANEL_X + 42 + text_width(p["name"], 24, True)
+    text(c.draw, (name_end, y + 25), f"  supply {p['supply']} · pub {p['in_pub']}", 20, anchor="lm")
     # collection grouped by type, jokers last
     x = PANEL_X + 4
     counts = dict.fromkeys(TYPES, 0)

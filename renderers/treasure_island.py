@@ -919,7 +919,9 @@ def calendar(d: ImageDraw.ImageDraw, v: dict[str, Any], top: int, seat: int | No
         _calendar(d, v, top, known, per_row)
     else:
         letters = {m: mi["letter"] for m, mi in v["miniatures"].items()}
-        key = pickle.dumps((v["calendar"], v["day"], v["phase"] == "over", known, letters, top), pickle.HIGHEST_PROTOCOL)
+        key = pickle.dumps(
+            (v["calendar"], v["day"], v["phase"] == "over", known, letters, top), pickle.HIGHEST_PROTOCOL
+        )
         picture.keep(_CALENDARS, key, (PANEL_X, top, PANEL_R + 1, bottom), lambda: _calendar(d, v, top, known, per_row))
     return bottom
 

@@ -151,7 +151,9 @@ def _web(args: argparse.Namespace) -> int:
     try:
         settings = settings_mod.load(args.env_file)
         if args.port is not None and not 0 <= args.port <= 65535:
-            raise settings_mod.SettingsError(f"--port must be a port number from 1 to 65535 (0: any free one), not {args.port}.")
+            raise settings_mod.SettingsError(
+                f"--port must be a port number from 1 to 65535 (0: any free one), not {args.port}."
+            )
     except settings_mod.SettingsError as exc:
         print(f"parley: {exc}", file=sys.stderr)
         return 2

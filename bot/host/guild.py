@@ -124,7 +124,9 @@ class GuildCommands:
             cards = tuple(getattr(game.info, "cards", ()) or ())
             if not cards:
                 return Outputs(reply=f"**{title} — cards**\n{title} is played without cards.")
-            return Outputs(reply="\n".join([f"**{title} — cards**", *(f"• **{name}**: {text}" for name, text in cards)]))
+            return Outputs(
+                reply="\n".join([f"**{title} — cards**", *(f"• **{name}**: {text}" for name, text in cards)])
+            )
         return Outputs(reply=f"**{title}**\n{game.info.rules or game.info.blurb}")
 
 

@@ -255,7 +255,8 @@ class Reading:
             again = any((t.id, s.seat) in self.dm_failed_at for s in hit)
             for s in hit:
                 s.reachable = False
-                self.dm_failed_at[(t.id, s.seat)] = now  # tried again on news DM_RETRY_SECONDS from now (bot.host.timers)
+                # tried again on news DM_RETRY_SECONDS from now (bot.host.timers)
+                self.dm_failed_at[(t.id, s.seat)] = now
             await self.store.seats.save(t.id, t.seats, now)
             if again:
                 return Outputs(channel_id=channel_id)  # a retry that failed: the table was told the first time

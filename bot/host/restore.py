@@ -104,7 +104,8 @@ class Restore:
             t.lock.load = load
             for d in t.deadlines.values():
                 if t.seats[d.seat].ai_level is not None:
-                    self.background.wake(t, d.due)  # an AI seat held for people's reactions (bot.host.reactions) goes on then
+                    # an AI seat held for people's reactions (bot.host.reactions) goes on then
+                    self.background.wake(t, d.due)
         self.index.add(t)
         log.debug("restored table %s (%s, %s, state %s)", t.id, t.game_id, t.status, t.state_no)
 

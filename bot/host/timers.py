@@ -167,7 +167,9 @@ class Timers:
             if t.seats[seat].ai_level is not None:
                 break
             action = (
-                await self.turns.ai_action(t, seat, self.ai_takeover_level) if takeover else game.timeout_action(t.state, seat)
+                await self.turns.ai_action(t, seat, self.ai_takeover_level)
+                if takeover
+                else game.timeout_action(t.state, seat)
             )
             await self.turns.commit(t, seat, action, by_ai=True, user_id=None, batch=batch, prefix=prefix)
             prefix = ""

@@ -156,7 +156,9 @@ def web_url(text: str) -> str:
         return ""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
-        raise SettingsError(f"PARLEY_WEB_URL must be the pages' public address, like https://parley.example, not '{url}'.")
+        raise SettingsError(
+            f"PARLEY_WEB_URL must be the pages' public address, like https://parley.example, not '{url}'."
+        )
     return url
 
 

@@ -17,7 +17,10 @@ _WORDINGS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # "may `challenge` (the **Challenge** button under the board)": the command is named already
         (r"\s*\(the \**Challenge\** button under the board\)", ""),
         (r"the \**Challenge\** button under the board", "`challenge`"),
-        (r"[Uu]se /hand or the “My hand” button to see your private view here\.", "Type `hand` to see your private view."),
+        (
+            r"[Uu]se /hand or the “My hand” button to see your private view here\.",
+            "Type `hand` to see your private view.",
+        ),
         (r"the 🃏 My hand button", "`hand`"),
         (r"Your DM picture", "Your private picture (`hand`)"),
         (r"`/table status` shows the board", "`board` shows it"),

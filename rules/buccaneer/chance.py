@@ -323,7 +323,9 @@ def nearest_ships(state: State, seat: int, candidates: list[int]) -> list[int]:
 def _c7(state: State, seat: int, card: int, narration: Narration) -> None:
     near = nearest_ships(state, seat, order_after(state, seat))
     if len(near) > 1:
-        narration.add(f"{who(state, seat)} is equally near {' and '.join(who(state, s) for s in near)}: nothing happens")
+        narration.add(
+            f"{who(state, seat)} is equally near {' and '.join(who(state, s) for s in near)}: nothing happens"
+        )
         return
     loss(state, seat, str(near[0]), narration)
 

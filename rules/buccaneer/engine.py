@@ -379,11 +379,14 @@ def do_challenge(state: State, seat: int, narration: Narration) -> None:
             state["pirate_pile"].extend([k] * hand[k])
             hand[k] = 0
         narration.add(
-            f"{who(state, seat)} challenges {who(state, mover)}'s move: exceeded; {who(state, mover)} loses all crew to Pirate Island",
+            f"{who(state, seat)} challenges {who(state, mover)}'s move: exceeded; {who(state, mover)} loses all crew "
+            "to Pirate Island",
             private,
         )
     else:
-        narration.add(f"{who(state, seat)} challenges {who(state, mover)}'s move: within; the challenger must pay", private)
+        narration.add(
+            f"{who(state, seat)} challenges {who(state, mover)}'s move: within; the challenger must pay", private
+        )
         state["stack"].append({"kind": "FORFEIT", "seat": seat})
 
 

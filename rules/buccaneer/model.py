@@ -83,7 +83,12 @@ CHANCE_EFFECTS: dict[int, str] = {
     27: "take treasure up to 5, or 3 crew",
     28: "take 2 crew",
 }
-KEEPER_TITLE = {"longjohn": "Long John Silver", "doubloons": "Doubloons", "pieces": "Pieces of Eight", "chart": "Kidd's Chart"}
+KEEPER_TITLE = {
+    "longjohn": "Long John Silver",
+    "doubloons": "Doubloons",
+    "pieces": "Pieces of Eight",
+    "chart": "Kidd's Chart",
+}
 KEEPER_EFFECT = {"longjohn": CHANCE_EFFECTS[21], "doubloons": CHANCE_EFFECTS[23], "pieces": CHANCE_EFFECTS[24]}
 KEEPER_EFFECT["chart"] = CHANCE_EFFECTS[25]
 

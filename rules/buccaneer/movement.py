@@ -251,7 +251,9 @@ def run_walk(state: State, frame: dict[str, Any], narration: Narration) -> None:
                 state["stack"].append(frame)
                 end = path[frame["k"] - 1]
                 state["stack"].append({"kind": "INTERCEPT", "seat": s, "mover": seat, "square": q, "end": end})
-                narration.add(f"{who(state, s)} may attack {who(state, seat)} passing {q.upper()} (bound for {end.upper()})")
+                narration.add(
+                    f"{who(state, s)} may attack {who(state, seat)} passing {q.upper()} (bound for {end.upper()})"
+                )
                 return
         frame["i"] += 1
         frame["asked"] = []
@@ -264,7 +266,9 @@ def run_walk(state: State, frame: dict[str, Any], narration: Narration) -> None:
     record_move(state, seat, "sail", frame["from"], end, frame["dir"], frame["k"], False, record["n0"])
     narration.add(f"{who(state, seat)} sailed {frame['k']} {frame['dir'].upper()} from {_where(frame['from'])} {text}")
     if target is not None:
-        start_combat(state, attacker=seat, attacked=target, mover=seat, square=end, intercepted=False, narration=narration)
+        start_combat(
+            state, attacker=seat, attacked=target, mover=seat, square=end, intercepted=False, narration=narration
+        )
 
 
 def _where(at: str) -> str:
@@ -281,7 +285,9 @@ def intercepted(state: State, interceptor: int, frame: dict[str, Any], narration
     record["k_travelled"] = frame["i"]
     record_move(state, seat, "sail", frame["from"], q, frame["dir"], frame["i"], False, record["n0"])
     narration.add(f"{who(state, interceptor)} stops {who(state, seat)} at {q.upper()}")
-    start_combat(state, attacker=interceptor, attacked=seat, mover=seat, square=q, intercepted=True, narration=narration)
+    start_combat(
+        state, attacker=interceptor, attacked=seat, mover=seat, square=q, intercepted=True, narration=narration
+    )
 
 
 def free_move_actions(state: State, frame: dict[str, Any]) -> list[str]:
@@ -301,5 +307,7 @@ def confirm_free_move(state: State, frame: dict[str, Any], narration: Narration)
     record_move(
         state, seat, "sail", start, plan["end"], plan["dir"], plan["k"], True, count(state["players"][seat]["hand"])
     )
-    narration.add(f"{who(state, seat)} (free move) sailed {plan['k']} {plan['dir'].upper()} from {_where(start)} {text}")
+    narration.add(
+        f"{who(state, seat)} (free move) sailed {plan['k']} {plan['dir'].upper()} from {_where(start)} {text}"
+    )
     state["stack"].append({"kind": "task", "op": "arrive", "seat": seat, "free": True})

@@ -151,7 +151,8 @@ def do_trade(state: State, seat: int, narration: Narration) -> None:
     p["keepers"].sort()
     docks["cards"].sort()
     narration.add(
-        f"{who(state, seat)} at {board.HARBOUR[harbour]['name']} gives {_list(basket['give'])}, gets {_list(basket['get'])}"
+        f"{who(state, seat)} at {board.HARBOUR[harbour]['name']} gives {_list(basket['give'])}, gets "
+        f"{_list(basket['get'])}"
     )
     state["turn"]["basket"] = {"give": {}, "get": {}}
 

@@ -172,7 +172,9 @@ def _after_move(state: core.State, seat: int, events: list[core.Event]) -> None:
     if jamaica_dry:
         _stall(state, "Nobody holds a card and the draw pile is empty, so no card can be played again.", events)
     elif state["actions_taken"] >= ACTIONS_PER_TURN:
-        events.append(core.Event(f"{SEAT_NAMES[seat]}'s turn ends ({ACTIONS_PER_TURN} actions).", actor=core.GAME_ACTOR))
+        events.append(
+            core.Event(f"{SEAT_NAMES[seat]}'s turn ends ({ACTIONS_PER_TURN} actions).", actor=core.GAME_ACTOR)
+        )
         _next_turn(state)
 
 
@@ -197,7 +199,9 @@ def _stall(state: core.State, why: str, events: list[core.Event]) -> None:
     names = " and ".join(SEAT_NAMES[seat] for seat in winners)
     verdict = f"{names} share the win" if len(winners) > 1 else f"{names} wins"
     events.append(
-        core.Event(f"{why} The game ends: {verdict} with {best[0]} aboard and progress {best[1]}.", actor=core.GAME_ACTOR)
+        core.Event(
+            f"{why} The game ends: {verdict} with {best[0]} aboard and progress {best[1]}.", actor=core.GAME_ACTOR
+        )
     )
 
 

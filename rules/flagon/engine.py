@@ -243,7 +243,8 @@ def step(state: State, ctx: Ctx, action: str) -> None:
         c = state["chars"][i]
         c["facing"] = words[1]
         ctx.say(
-            f"{cname(state, i)} climbs back aboard the *{SHIP_NAME[c['crew']]}* at {c['pos']}, facing {words[1].upper()}."
+            f"{cname(state, i)} climbs back aboard the *{SHIP_NAME[c['crew']]}* at {c['pos']}, facing "
+            f"{words[1].upper()}."
         )
         if state["phase"] == "reenter":
             state["pending"] = None
@@ -319,7 +320,8 @@ def draw_next(state: State, ctx: Ctx) -> None:
         if not end_step(state, ctx):
             begin_step(state, ctx)
         return
-    c = pool[rand_below(state, len(pool))]  # random tie order; one RNG call per draw (docs/games/flagon.md#drawing-and-revealing)
+    # random tie order; one RNG call per draw (docs/games/flagon.md#drawing-and-revealing)
+    c = pool[rand_below(state, len(pool))]
     c["waiting"] = False
     ctx.say(f"Drawn: {cname(state, c['idx'])} ({crew_label(state, c['crew'])}).", actor=GAME_ACTOR)
     if c["pos"] is None:
@@ -423,7 +425,11 @@ def result(state: State) -> dict[str, Any]:
         best = max(key.values())
         tied = [crew for crew in sc if key[crew] == best]
         holder = next(
-            (state["chars"][o["held"]]["crew"] for o in state["objects"] if o["kind"] == "flagon" and o["held"] is not None),
+            (
+                state["chars"][o["held"]]["crew"]
+                for o in state["objects"]
+                if o["kind"] == "flagon" and o["held"] is not None
+            ),
             None,
         )
         if holder in tied:

@@ -316,7 +316,12 @@ class Turn:
 
     def retire(self, seat: int, where: str) -> None:
         state = self.state
-        state["last_move"] = {"seat": seat, "kind": "retire", "path": [] if where == "supply" else [where], "passed": []}
+        state["last_move"] = {
+            "seat": seat,
+            "kind": "retire",
+            "path": [] if where == "supply" else [where],
+            "passed": [],
+        }
         head = f"{NAMES[seat]} has no legal place or move:"
         if where == "supply":
             state["players"][seat]["supply"] -= 1

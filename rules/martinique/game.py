@@ -14,7 +14,8 @@ from rules.martinique.board import NAMES
 BLURB = (
     "Two crews comb an 8×8 island. Every time a pirate walks off a tile, its owner pockets the tile: souvenirs for "
     "pairs and chest loads, or map scraps that rule out one column letter or row number of the Lost Treasure. A pirate "
-    "whose walk ends on bare sand or in The Hook tavern sits down in the pub, and pub seat order decides who digs first "
+    "whose walk ends on bare sand or in The Hook tavern sits down in the pub, and pub seat order decides who digs "
+    "first "
     "at Sunset. Dig on the right square and you win; otherwise points decide."
 )
 

@@ -81,7 +81,8 @@ class _Turn:
             value = 1.0 + (2.0 if self.counts[t] % 2 == 1 else 0.0)
             chests = self.state["chests"]
             if any(
-                any(x.startswith(t + ":") for x in chests[c]) and not claim_options(chests[c], self.collection, self.jokers)
+                any(x.startswith(t + ":") for x in chests[c])
+                and not claim_options(chests[c], self.collection, self.jokers)
                 for c in CHESTS
             ):
                 value += 1.5

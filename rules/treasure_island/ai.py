@@ -14,7 +14,8 @@ from rules.treasure_island import geometry, hints
 from rules.treasure_island.geometry import Pt
 
 View = dict[str, Any]
-RIDE_COST = 0.02  # docs/games/treasure_island.md#the-ais: a ride scores 0.6 × the search it sets up, minus 0.02 per mile
+# docs/games/treasure_island.md#the-ais: a ride scores 0.6 × the search it sets up, minus 0.02 per mile
+RIDE_COST = 0.02
 
 
 def pt_of(action: str) -> Pt:
@@ -358,7 +359,11 @@ class PirateAI:
         gallops = [a for a in legal if a.startswith("gallop ")]
         if gallops:
             best_k, best_m = self._best_remote(OFF_LARGE)
-            if best_k is not None and geometry.d2(geometry.ij(best_k), here) > 18 * 18 and best_m >= 1.5 * max(best_score, 1e-9):
+            if (
+                best_k is not None
+                and geometry.d2(geometry.ij(best_k), here) > 18 * 18
+                and best_m >= 1.5 * max(best_score, 1e-9)
+            ):
                 target = self._nearest_legal(gallops, geometry.ij(best_k))
                 if target:
                     return target
@@ -563,7 +568,9 @@ class SilverAI:
     def on_fog(self) -> str:
         if self.level == "easy" or self.t is None:
             return self.rnd.choice(self.legal)
-        minis = sorted((geometry.hu(m["pos"]) for m in self.v["miniatures"].values()), key=lambda p: geometry.d2(p, self.t))
+        minis = sorted(
+            (geometry.hu(m["pos"]) for m in self.v["miniatures"].values()), key=lambda p: geometry.d2(p, self.t)
+        )
         p = minis[0]
         laid = len(self.v["fog"]) % 3
         frac = (laid + 1) / 4

@@ -46,7 +46,9 @@ def deal_districts(state: State, ev: list[Event]) -> None:
             lines.append(f"{mini_name(m)}'s District Hint: the treasure is not in {d} {g.district_names[k]}.")
         private[seat] = (private.get(seat, "") + " " + " ".join(lines)).strip()
     if state["scrolls"]:
-        private[state["silver"]] = f"Charlotte de Berry's Ancient Scrolls: {state['scrolls'][0]} and {state['scrolls'][1]}."
+        private[state["silver"]] = (
+            f"Charlotte de Berry's Ancient Scrolls: {state['scrolls'][0]} and {state['scrolls'][1]}."
+        )
     ev.append(Event(f"District Hints dealt: one per miniature{extra}.", private))
 
 
@@ -57,7 +59,9 @@ def start_day(state: State, ev: list[Event]) -> None:
     stars, event = calendar.SIDES[state["side"]][day]
     active = state["order"][(day - 1) % state["F"]]
     state["fog"] = [f for f in state["fog"] if f["laid"] > day - 3]
-    state["calendar"].append({"day": day, "stars": stars, "event": event, "active": active, "hint": None, "token": None})
+    state["calendar"].append(
+        {"day": day, "stars": stars, "event": event, "active": active, "hint": None, "token": None}
+    )
     state["turn"] = {"mini": active, "left": stars}
     ename = f" Event: {calendar.EVENT_NAMES[event]}." if event else ""
     acts = f"{stars} action{'s' if stars != 1 else ''}" if stars else "no actions"
@@ -185,7 +189,9 @@ def finish(state: State, ev: list[Event], winners: list[int], reason: str, line:
     state["state"] = "over"
     state["outcome"] = {"winners": sorted(winners), "reason": reason}
     t = geometry.fmt(as_pt(state["treasure"]))
-    tokens = ", ".join(f"{month(h['day'])} {tok.upper()}" for h, tok in zip(state["hints"], state["hint_tokens"], strict=True))
+    tokens = ", ".join(
+        f"{month(h['day'])} {tok.upper()}" for h, tok in zip(state["hints"], state["hint_tokens"], strict=True)
+    )
     traitor = f" The traitor was seat {state['traitor'] + 1}." if state["traitor"] is not None else ""
     ev.append(Event(f"{line} The treasure was at ({t}). Tokens: {tokens or 'none'}.{traitor}"))
 

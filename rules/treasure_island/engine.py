@@ -130,8 +130,10 @@ def apply(state: State, seat: int, action: str) -> tuple[State, list[Event]]:
     act(after, seat, action, ev)
     after["last"] = _last(state, after, seat, action)
     # each line's actor: Long John Silver's seat, or the seat of the pirate a line starts with
-    names = {p: ["Long John Silver"] if p == after["silver"] else [model.mini_name(m) for m in model.player_minis(after, p)]
-             for p in range(after["n"])}  # fmt: skip
+    names = {
+        p: ["Long John Silver"] if p == after["silver"] else [model.mini_name(m) for m in model.player_minis(after, p)]
+        for p in range(after["n"])
+    }
     return after, credit(ev, names)
 
 
@@ -149,11 +151,15 @@ def _check_move(state: State, a: Pt, b: Pt, kind: str, ben: bool, fog: tuple[Pt,
         raise IllegalAction("bad_destination", f"({geometry.fmt(b)}) is {why}; pick a land node outside the red zones.")
     if err == "too_far":
         raise IllegalAction(
-            "too_far", f"{_MOVE_WORD[kind]} reach {_LIMITS[kind] // 2} miles; ({geometry.fmt(b)}) is {geometry.miles_between(a, b)} away."
+            "too_far",
+            f"{_MOVE_WORD[kind]} reach {_LIMITS[kind] // 2} miles; ({geometry.fmt(b)}) is "
+            f"{geometry.miles_between(a, b)} away.",
         )
     if err == "blocked":
         raise IllegalAction(
-            "blocked", f"The line from ({geometry.fmt(a)}) to ({geometry.fmt(b)}) touches {g.blocker(a, b, ben, fog)}; go around it."
+            "blocked",
+            f"The line from ({geometry.fmt(a)}) to ({geometry.fmt(b)}) touches {g.blocker(a, b, ben, fog)}; go around "
+            "it.",
         )
 
 
@@ -188,7 +194,8 @@ def _h_bury(state: State, seat: int, action: str, verb: str, ev: list[Event]) ->
     if not geometry.eligible_mask(state["options"]["map"], model.used_spots(state)) >> geometry.node(*p) & 1:
         raise IllegalAction(
             "not_eligible",
-            f"({geometry.fmt(p)}) cannot hold the treasure: it must be on land, outside red zones, more than 2 miles from "
+            f"({geometry.fmt(p)}) cannot hold the treasure: it must be on land, outside red zones, more than 2 miles "
+            "from "
             "every starting spot in use and not on a dotted circle.",
         )
     state["treasure"] = list(p)
@@ -235,9 +242,13 @@ def _h_hint_card(state: State, seat: int, action: str, verb: str, ev: list[Event
         raise _wrong(state, action)
     card = action.split(" ")[1]
     if card not in state["hand"]:
-        raise IllegalAction("not_held", f"{card} is not in your hand; you hold {', '.join(hints.sort_ids(state['hand']))}.")
+        raise IllegalAction(
+            "not_held", f"{card} is not in your hand; you hold {', '.join(hints.sort_ids(state['hand']))}."
+        )
     if card not in model.playable_cards(state):
-        raise IllegalAction("no_credit", f"{card} has a chest icon: give a chest token first (credit {model.credit(state)}).")
+        raise IllegalAction(
+            "no_credit", f"{card} has a chest icon: give a chest token first (credit {model.credit(state)})."
+        )
     pend["card"] = card
     if not state["hints"]:
         pend["token"] = "truth"
@@ -262,7 +273,9 @@ def _h_fog(state: State, seat: int, action: str, verb: str, ev: list[Event]) -> 
         raise _wrong(state, action)
     p = actions.point_of(action)
     g = model.geo_of(state)
-    if not g.legal[geometry.node(*p)] or any(geometry.d2(p, as_pt(m["pos"])) <= model.FOG_R2 for m in state["minis"].values()):
+    if not g.legal[geometry.node(*p)] or any(
+        geometry.d2(p, as_pt(m["pos"])) <= model.FOG_R2 for m in state["minis"].values()
+    ):
         raise IllegalAction(
             "bad_destination", "A fog centre must be a legal location more than 1.5 miles from every pirate."
         )
@@ -280,8 +293,12 @@ def _h_hint_token(state: State, seat: int, action: str, verb: str, ev: list[Even
     if action not in moves.token_options(state):
         tok = action.split(" ")[1]
         if tok == "lie":
-            raise IllegalAction("trick_unavailable", "The Lie cannot be played now: " + ", ".join(moves.token_options(state)))
-        raise IllegalAction("not_held", f"You cannot use a {tok} token now; allowed: {', '.join(moves.token_options(state))}.")
+            raise IllegalAction(
+                "trick_unavailable", "The Lie cannot be played now: " + ", ".join(moves.token_options(state))
+            )
+        raise IllegalAction(
+            "not_held", f"You cannot use a {tok} token now; allowed: {', '.join(moves.token_options(state))}."
+        )
     tok = action.split(" ")[1]
     state["pending"]["token"] = tok
     if tok == "lie":
@@ -360,7 +377,9 @@ def _resolve_hint(state: State, seat: int, ev: list[Event]) -> None:
     ev.append(Event(None, {seat: f"You played {card.id} with a {pend['token'].upper()} token."}, seat))
     if drawn is not None:
         # a card from the deck is news to Silver, although his own hint set it off
-        ev.append(Event(None, {seat: f"You draw {hints.title(drawn)}: {hints.EFFECTS.get(drawn, '')}."}, core.GAME_ACTOR))
+        ev.append(
+            Event(None, {seat: f"You draw {hints.title(drawn)}: {hints.EFFECTS.get(drawn, '')}."}, core.GAME_ACTOR)
+        )
     state["pending"] = None
     days.begin_turn(state, ev)
 
@@ -459,7 +478,8 @@ def _h_turn(state: State, seat: int, action: str, verb: str, ev: list[Event]) ->
         r = model.search_radius(m)
         if geometry.d2(c, here) > r * r:
             raise IllegalAction(
-                "too_far", f"A large search must contain you: its centre may be at most {geometry.fmt_mile(r)} miles away."
+                "too_far",
+                f"A large search must contain you: its centre may be at most {geometry.fmt_mile(r)} miles away.",
             )
         state["turn"]["left"] -= 1
         days.search(state, ev, m, "search", c, r, here, "turn")
@@ -468,7 +488,9 @@ def _h_turn(state: State, seat: int, action: str, verb: str, ev: list[Event]) ->
             raise IllegalAction("no_uses_left", "Full Gallop is used once per game and is spent.")
         b = actions.point_of(action)
         if b == here or not g.legal[geometry.node(*b)] or any(geometry.d2(b, c) <= model.FOG_R2 for c in fog):
-            raise IllegalAction("bad_destination", f"({geometry.fmt(b)}): gallop to any other legal location outside fog.")
+            raise IllegalAction(
+                "bad_destination", f"({geometry.fmt(b)}): gallop to any other legal location outside fog."
+            )
         mi["gallop"] = 0
         state["turn"]["left"] -= 1
         mi["pos"] = list(b)
@@ -586,7 +608,9 @@ def _h_chest(state: State, seat: int, action: str, verb: str, ev: list[Event]) -
             raise IllegalAction("not_held", f"You no longer hold {tok}; you hold {', '.join(state['chest_tokens'])}.")
         p = as_pt(ctx["pos"])
         if not model.info_true(state, tok, p):
-            raise IllegalAction("must_be_true", f"`{tok}` would be false from ({geometry.fmt(p)}); give another or `nothing`.")
+            raise IllegalAction(
+                "must_be_true", f"`{tok}` would be false from ({geometry.fmt(p)}); give another or `nothing`."
+            )
         if traitor and (not model.trick_playable(state, "traitor") or state["traitor"] is not None):
             raise IllegalAction("trick_unavailable", "The Traitor cannot be played now.")
         receiver = state["owner"][m]
@@ -601,7 +625,10 @@ def _h_chest(state: State, seat: int, action: str, verb: str, ev: list[Event]) -
             state["info_tokens"][receiver].append({"day": state["day"], "mini": m, "pos": list(p), "token": tok})
             if tok == "notdistrict":
                 d = model.geo_of(state).district[geometry.node(*p)]
-                line = f"Chest: the treasure is not in D{d}, the district of ({geometry.fmt(p)}) where {model.mini_name(m)} stood."
+                line = (
+                    f"Chest: the treasure is not in D{d}, the district of ({geometry.fmt(p)}) where "
+                    f"{model.mini_name(m)} stood."
+                )
             else:
                 side = "west" if tok == "west" else "east"
                 line = f"Chest: the treasure lies {side} of ({geometry.fmt(p)}), where {model.mini_name(m)} stood."
@@ -638,7 +665,8 @@ def _h_compass(state: State, seat: int, action: str, verb: str, ev: list[Event])
         Event(
             "Long John Silver shows a Compass Hint.",
             {
-                owner: f"Compass at ({geometry.fmt(p)}): the treasure is in neither the {skulls[0]} nor the {skulls[1]} eighth (card {card})."
+                owner: f"Compass at ({geometry.fmt(p)}): the treasure is in neither the {skulls[0]} nor the "
+                f"{skulls[1]} eighth (card {card})."
             },
         )
     )

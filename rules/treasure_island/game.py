@@ -190,9 +190,22 @@ class TreasureIsland(core.Game):
             return out
         if state["treasure"] is not None:
             out.append(json.dumps({"treasure": views.miles(state["treasure"])})[1:-1])
-        cards = state["hand"] + state["compass_hand"] + state["starting_deck"] + state["black_deck"] + state["compass_deck"] + state["discards"]
+        cards = (
+            state["hand"]
+            + state["compass_hand"]
+            + state["starting_deck"]
+            + state["black_deck"]
+            + state["compass_deck"]
+            + state["discards"]
+        )
         out += [json.dumps(c) for c in cards + [c["card"] for c in state["compass_given"]]]
-        for pile in (state["starting_deck"], state["black_deck"], state["compass_deck"], state["district_pile"], state["chest_tokens"]):
+        for pile in (
+            state["starting_deck"],
+            state["black_deck"],
+            state["compass_deck"],
+            state["district_pile"],
+            state["chest_tokens"],
+        ):
             if len(pile) >= 2:
                 out.append(json.dumps(pile))
         out.append(json.dumps({"tokens": state["tokens"]})[1:-1])

@@ -297,7 +297,11 @@ def _fill_secrets(state: State, v: dict[str, Any], seat: int, silver: int, rng: 
         state["hint_tokens"] = [priv["hint_tokens"][str(h["day"])] for h in state["hints"]]
         state["tokens"] = dict(priv["tokens"])
         tr = priv["tricks"]
-        state["tricks"] = {"hand": list(tr["hand"]), "points": tr["points_left"], "played": [dict(x) for x in tr["played"]]}
+        state["tricks"] = {
+            "hand": list(tr["hand"]),
+            "points": tr["points_left"],
+            "played": [dict(x) for x in tr["played"]],
+        }
         state["traitor"] = priv["traitor"]
         state["real"] = priv["real_figure"]
     else:
@@ -323,14 +327,18 @@ def _fill_secrets(state: State, v: dict[str, Any], seat: int, silver: int, rng: 
             state["traitor"] = seat if priv.get("traitor") else None
             ids = [f["id"] for f in state["figures"]]
             state["real"] = (
-                None if state["state"] == "phantom" else (rng.choice(ids) if len(ids) > 1 else (ids[0] if ids else None))
+                None
+                if state["state"] == "phantom"
+                else (rng.choice(ids) if len(ids) > 1 else (ids[0] if ids else None))
             )
 
     # who verified what (the token is the one under the hint)
     for ver in state["verifications"]:
         idx = next(i for i, h in enumerate(state["hints"]) if h["day"] == ver["target_day"])
         who = state["owner"][ver["by"]]
-        state["verified"][who].append({"target_day": ver["target_day"], "token": state["hint_tokens"][idx], "by": ver["by"]})
+        state["verified"][who].append(
+            {"target_day": ver["target_day"], "token": state["hint_tokens"][idx], "by": ver["by"]}
+        )
     if seat != silver:
         state["memory"][seat] = [dict(x) for x in priv["memory"]]
 
@@ -543,7 +551,12 @@ def _chests(
             state["items"][who].append(x["token"])
         else:
             state["info_tokens"][who].append(
-                {"day": x["day"], "mini": x["mini"], "pos": _search_pos(state, x["mini"], x["day"]), "token": x["token"]}
+                {
+                    "day": x["day"],
+                    "mini": x["mini"],
+                    "pos": _search_pos(state, x["mini"], x["day"]),
+                    "token": x["token"],
+                }
             )
     for m, mi in state["minis"].items():
         for item in mi["items_used"]:
@@ -581,7 +594,8 @@ def _sample_given(
     given: list[dict[str, Any]] = []
     searches = {m: [sr for sr in state["searches"] if sr["by"] == m] for m in state["minis"]}
     if state["state"] == "chest":
-        searches[state["searches"][-1]["by"]] = searches[state["searches"][-1]["by"]][:-1]  # its chest is not decided yet
+        last_by = state["searches"][-1]["by"]
+        searches[last_by] = searches[last_by][:-1]  # its chest is not decided yet
 
     def after_search(m: str, day: int | None = None) -> dict[str, Any] | None:
         pool = searches[m]
@@ -687,7 +701,12 @@ def _hint_cards(state: State, v: dict[str, Any], seat: int, silver: int, expansi
                     state["starting_deck"], rest_s = sl[: counts["starting_deck"]], sl[counts["starting_deck"] :]
                     state["black_deck"], rest_b = bl[: counts["black_spot_deck"]], bl[counts["black_spot_deck"] :]
                 state["discards"] = rest_s + rest_b
-            if seat == silver or state["state"] != "hint_card" or model.playable_cards(state) or model.redraw_allowed(state):
+            if (
+                seat == silver
+                or state["state"] != "hint_card"
+                or model.playable_cards(state)
+                or model.redraw_allowed(state)
+            ):
                 break
             if attempt == 19:
                 return False

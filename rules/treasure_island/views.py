@@ -115,7 +115,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         hint_rows.append(hh)
     players = []
     for p in range(state["n"]):
-        players.append({"seat": p, "role": "silver" if p == state["silver"] else "pirate", "minis": model.player_minis(state, p)})
+        players.append(
+            {"seat": p, "role": "silver" if p == state["silver"] else "pirate", "minis": model.player_minis(state, p)}
+        )
     v: dict[str, Any] = {
         "game": "treasure_island",
         "version": state.get("version", 1),

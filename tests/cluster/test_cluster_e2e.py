@@ -82,7 +82,14 @@ class Cluster:
         )
         env.pop("PARLEY_SHARDS", None)
         env.pop("PARLEY_SHARD_COUNT", None)
-        args = [sys.executable, "-m", "tests.discord.fakediscord", str(self.fake.port), "--env-file", str(self.env_file)]
+        args = [
+            sys.executable,
+            "-m",
+            "tests.discord.fakediscord",
+            str(self.fake.port),
+            "--env-file",
+            str(self.env_file),
+        ]
         with self.output.open("ab") as out:
             return subprocess.Popen(
                 [*args, "run", "--shards", self.shards, "--shard-count", str(COUNT)],

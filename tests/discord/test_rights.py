@@ -216,7 +216,9 @@ async def test_tampered_picks_and_pages_get_a_clear_refusal_never_a_traceback(
         picker = answer(await actor.click(w.current_board(), label="Take your turn"))  # a fresh one, as before
     summary = w.summary()
     page = f"parley:page:{summary.table_id}:{summary.state_no}:99"
-    result = await forge(w, actor, picker, {"custom_id": page, "component_type": ComponentType.BUTTON}, menu["custom_id"])
+    result = await forge(
+        w, actor, picker, {"custom_id": page, "component_type": ComponentType.BUTTON}, menu["custom_id"]
+    )
     assert NOT_OFFERED in reply(result) or w.refresh(picker).content.startswith(NOT_OFFERED)
     assert w.summary().state_no == before and not errors(caplog) and w.host.internal_errors == 0
     # the real picker still plays

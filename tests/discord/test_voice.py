@@ -31,7 +31,8 @@ async def test_a_typed_refusal_gives_one_reason_and_one_list_nearest_first(world
     assert len(plain) == len(set(plain))
     # the same order as autocomplete offers
     offered = [o["value"] for o in await actor.autocomplete(w.channel, "play", "action", "forward")]
-    assert [n for n in named if n.startswith("forward")] == offered[: len([n for n in named if n.startswith("forward")])]
+    forward = [n for n in named if n.startswith("forward")]
+    assert forward == offered[: len(forward)]
 
 
 async def test_a_pick_is_confirmed_with_its_label_and_the_canonical_text_in_small_print(world: World) -> None:

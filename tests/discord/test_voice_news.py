@@ -110,7 +110,8 @@ async def test_a_buttons_only_game_sends_news_not_state_and_credits_every_line(w
     lines = [line for m in w.messages() for line in m.content.splitlines()]
     wrong = wrong_lines(game_id, final, players, lines)
     print(
-        f"{game_id}: {moves} moves in {time.perf_counter() - started:.1f} s, DMs {[len(t) for t in dms.values()]}, identical {identical}, wrong {len(wrong)}"
+        f"{game_id}: {moves} moves in {time.perf_counter() - started:.1f} s, DMs {[len(t) for t in dms.values()]}, "
+        f"identical {identical}, wrong {len(wrong)}"
     )
     assert all(n == 0 for n in identical.values()), identical
     assert wrong == [], wrong[:3]

@@ -39,7 +39,9 @@ class Front:
 
 
 def _table(status: str) -> Table:
-    return Table(1, GUILD, CHANNEL, "toy", status, ANA.user_id, {}, "s", "a", [SeatRow(0, ANA.user_id, "Ana", None)], 0.0)
+    return Table(
+        1, GUILD, CHANNEL, "toy", status, ANA.user_id, {}, "s", "a", [SeatRow(0, ANA.user_id, "Ana", None)], 0.0
+    )
 
 
 async def test_the_runner_checks_the_table_then_the_right_then_the_lobby_under_the_lock(tmp_path: Path) -> None:

@@ -27,7 +27,8 @@ def test_a_librarys_request_keeps_its_method_route_and_status_but_not_its_body_o
     url = "https://discord.com/api/v10/webhooks/4243/aW50ZXJhY3Rpb246MTIzNDU2Nzg5"
     line = shown("discord.http", "%s %s with %s has returned %s", "POST", url, body, 200)
     assert line == (
-        f"POST https://discord.com/api/v10/webhooks/4243/[token] with <text withheld: {len(body)} chars> has returned 200"
+        f"POST https://discord.com/api/v10/webhooks/4243/[token] with <text withheld: {len(body)} chars> has returned "
+        "200"
     )
 
 

@@ -50,7 +50,8 @@ BYTES_PER_ENTRY: dict[str, tuple[int, int | None]] = {
 
 def _import_all(package: Any) -> None:
     for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
-        if not info.name.startswith("bot.transports.discord"):  # the gateway's modules: no caches, and discord.py to load
+        # the gateway's modules: no caches, and discord.py to load
+        if not info.name.startswith("bot.transports.discord"):
             importlib.import_module(info.name)
 
 

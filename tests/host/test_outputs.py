@@ -120,15 +120,23 @@ def test_narrate_tells_the_seat_of_a_single_reader_in_the_second_person() -> Non
     ]
     ti = registry.get("treasure_island")
     tview = {"silver_seat": 1, "players": [{"minis": ["jim", "olivier"]}, {"minis": []}]}
-    searched = narrate(ti, [tview, tview], [Event("Olivier Levasseur searches (4,5) and strikes the chest!", actor=0)],
-                       lambda s: "You (Jim Hawkins & Olivier Levasseur)", lambda s: "You", you=lambda s: True)  # fmt: skip
+    searched = narrate(
+        ti,
+        [tview, tview],
+        [Event("Olivier Levasseur searches (4,5) and strikes the chest!", actor=0)],
+        lambda s: "You (Jim Hawkins & Olivier Levasseur)",
+        lambda s: "You",
+        you=lambda s: True,
+    )
     assert searched == ["You (Olivier Levasseur) search (4,5) and strike the chest!"]
     assert second_person(" takes London as home port") == " take London as home port"
     assert second_person(" at Marseilles gives B1, gets pearl") == " at Marseilles give B1, get pearl"
     assert second_person(" buries 1 crew and passes.") == " bury 1 crew and pass."
     assert second_person(" ends its turn") == " end your turn"
     # a card named with a verb-like word stays as it is; later sentences have their own subject
-    assert second_person(" draws chance card 18, Treasure and recruits") == " draw chance card 18, Treasure and recruits"
+    assert (
+        second_person(" draws chance card 18, Treasure and recruits") == " draw chance card 18, Treasure and recruits"
+    )
     assert second_person(" has no pirates left; Black plays again.") == " have no pirates left; Black plays again."
     from bot.host.outputs import outcome_text
     from rules.core import Outcome

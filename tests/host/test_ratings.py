@@ -73,7 +73,11 @@ async def test_leaderboard_lists_after_three_games_by_conservative_rating(host: 
     shown = [float(line.split("**")[1]) for line in board[1:]]
     assert shown == sorted(shown, reverse=True)
     ana = next(line for line in board[1:] if "Ana" in line)
-    [(mu, sigma)] = [(r.mu, r.sigma) for _, uid, _, r in await host.store.ratings.board(GUILD, "toy", min_games=ratings.MIN_GAMES) if uid == 100]
+    [(mu, sigma)] = [
+        (r.mu, r.sigma)
+        for _, uid, _, r in await host.store.ratings.board(GUILD, "toy", min_games=ratings.MIN_GAMES)
+        if uid == 100
+    ]
     assert f"**{mu - 3 * sigma:.1f}** ({mu:.1f} ± {sigma:.1f}, 3 games)" in ana
     assert any("Parley AI · normal" in line for line in board)
     # /stats: this server's rating and rank per game

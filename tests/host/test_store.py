@@ -37,7 +37,13 @@ async def new_table(store: Store, channel: int = SNOWFLAKE + 1) -> int:
 
 async def append(store: Store, table_id: int, n: int, **kw: object) -> None:
     args: dict[str, object] = {
-        "n": n, "kind": "action", "seat": 0, "action": "mark", "by_ai": False, "user_id": SNOWFLAKE + 2, "public": [f"move {n}"]
+        "n": n,
+        "kind": "action",
+        "seat": 0,
+        "action": "mark",
+        "by_ai": False,
+        "user_id": SNOWFLAKE + 2,
+        "public": [f"move {n}"],
     }
     args.update(kw)
     await store.append(Commit(table_id, snapshot={"n": n}, now=10.0 + n, **args))  # type: ignore[arg-type]
@@ -92,9 +98,14 @@ async def test_the_final_move_commits_its_results_and_clears_the_deadlines(store
     assert await store.guilds.user_name(SNOWFLAKE, SNOWFLAKE + 2) == "Ana"
     assert await store.guilds.user_name(SNOWFLAKE + 1, SNOWFLAKE + 2) is None
     # recording the same seat again replaces it
-    await store.guilds.record_results([{**result, "seat": 0, "won": False, "score": None, "finished": 13, "name": "Ana B"}])
+    await store.guilds.record_results(
+        [{**result, "seat": 0, "won": False, "score": None, "finished": 13, "name": "Ana B"}]
+    )
     assert await store.guilds.leaderboard(SNOWFLAKE, "toy") == [(SNOWFLAKE + 2, "Ana B", 0, 1)]
-    assert await store.guilds.forget_user(SNOWFLAKE + 2) == 1 and await store.guilds.user_stats(SNOWFLAKE, SNOWFLAKE + 2) == []
+    assert (
+        await store.guilds.forget_user(SNOWFLAKE + 2) == 1
+        and await store.guilds.user_stats(SNOWFLAKE, SNOWFLAKE + 2) == []
+    )
 
 
 async def test_settings_board_posts_and_statuses(store: Store) -> None:

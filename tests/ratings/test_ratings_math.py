@@ -56,7 +56,11 @@ def test_two_players_match_a_hand_worked_plackett_luce_update_and_openskill() ->
 
 
 def test_three_players_with_a_tie_for_second_from_earlier_ratings() -> None:
-    before = {"11": ratings.Rating(30.0, 6.0, 4), "12": ratings.Rating(22.0, 7.5, 2), "13": ratings.Rating(25.0, 25.0 / 3, 0)}
+    before = {
+        "11": ratings.Rating(30.0, 6.0, 4),
+        "12": ratings.Rating(22.0, 7.5, 2),
+        "13": ratings.Rating(25.0, 25.0 / 3, 0),
+    }
     rated = game(Outcome((2,), "won", places=(2, 2, 1)), seats(ALICE, BOB, CARL))
     assert [(e.team, e.place) for e in rated.entries] == [(0, 2), (1, 2), (2, 1)]
     changes, new = ratings.rate(rated, before)
@@ -103,7 +107,8 @@ def test_ai_levels_are_players_and_a_player_who_left_is_rated_for_the_seat() -> 
     assert new["ai:easy"].mu == pytest.approx((e1.mu + e2.mu) / 2) and new["ai:easy"].games == 1
     assert changes[0].after.mu == a.mu
     assert (
-        ratings.change_line(changes) == f"Ratings: alice 25.0 → {a.mu:.1f}, Parley AI · easy 25.0 → {new['ai:easy'].mu:.1f}"
+        ratings.change_line(changes)
+        == f"Ratings: alice 25.0 → {a.mu:.1f}, Parley AI · easy 25.0 → {new['ai:easy'].mu:.1f}"
     )
 
 

@@ -96,7 +96,9 @@ def test_every_card_is_covered_by_a_case() -> None:
 def test_region_agrees_with_the_predicate_everywhere_sampled(map_id: str) -> None:
     g = geometry.geo(map_id)
     spots = g.spots
-    ctx = hints.Ctx(map_id, (("anne", spots["anne"]), ("jim", spots["jim"]), ("ben", spots["ben"])), ("T2", g.towers["T2"]))
+    ctx = hints.Ctx(
+        map_id, (("anne", spots["anne"]), ("jim", spots["jim"]), ("ben", spots["ben"])), ("T2", g.towers["T2"])
+    )
     rnd = random.Random(7)
     for card in hints.CARDS:
         comps = hints.completions(card, ctx)

@@ -61,7 +61,9 @@ def test_the_treasure_as_a_line_writes_points_is_caught(monkeypatch: pytest.Monk
     from rules.treasure_island import geometry
 
     game = registry.get("treasure_island")
-    _wrap_apply(monkeypatch, game, lambda before, after, seat: Event(f"Silver grins at ({geometry.fmt(after['treasure'])})."))
+    _wrap_apply(
+        monkeypatch, game, lambda before, after, seat: Event(f"Silver grins at ({geometry.fmt(after['treasure'])}).")
+    )
     with pytest.raises(Leak, match="public event"):
         sweep_game("treasure_island", 1)
 

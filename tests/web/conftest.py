@@ -187,4 +187,16 @@ async def play_one(host: TableHost, pick: int = 0) -> bool:
     raise AssertionError("nobody can move")
 
 
-__all__ = ["ANA", "BASE", "BEN", "CHANNEL", "CID", "Event", "Events", "Site", "SiteFactory", "play_one", "start_cartagena"]
+__all__ = [
+    "ANA",
+    "BASE",
+    "BEN",
+    "CHANNEL",
+    "CID",
+    "Event",
+    "Events",
+    "Site",
+    "SiteFactory",
+    "play_one",
+    "start_cartagena",
+]

@@ -35,7 +35,9 @@ async def test_a_spectator_gets_every_move_once_across_a_reconnect(site: Site) -
     seen = await stream.drain()
     for _ in range(12):
         await play_one(site.host)
-        seen += await stream.until(lambda e: e.event == "table" and e.data["n"] == site.host.table_for(CHANNEL).state_no)
+        seen += await stream.until(
+            lambda e: e.event == "table" and e.data["n"] == site.host.table_for(CHANNEL).state_no
+        )
     last = stream.last_id
     stream.close()
     # moves made while the spectator's connection is down
@@ -122,7 +124,13 @@ async def test_a_web_process_of_its_own_sees_the_moves_another_process_makes(sto
         url, drop = str(tmp_path / "parley.sqlite3"), (lambda: None)
     host = TableHost(Store(url), ai_seed="cluster", renderer=lambda g, v, s: b"\x89PNG fake")
     await host.start()  # the bot's process: creates the schema and plays
-    env = {**os.environ, "PARLEY_DB": url, "PARLEY_WEB_URL": BASE, "PARLEY_RENDER_PROCESSES": "0", "PARLEY_LOG_LEVEL": "WARNING"}
+    env = {
+        **os.environ,
+        "PARLEY_DB": url,
+        "PARLEY_WEB_URL": BASE,
+        "PARLEY_RENDER_PROCESSES": "0",
+        "PARLEY_LOG_LEVEL": "WARNING",
+    }
     proc, web_url = await _started_web(env)
     try:
         await start_cartagena(host)

@@ -154,7 +154,12 @@ async def test_a_lobby_and_a_finished_game(site: Site) -> None:
 async def test_private_addresses_are_never_stored_and_refuse_without_a_link(site: Site) -> None:
     await start_cartagena(site.host)
     slug = await site.slug()
-    for path in (f"/t/{slug}/seat", f"/t/{slug}/seat/state.json", f"/t/{slug}/seat/events", f"/t/{slug}/seat/board/0.png"):
+    for path in (
+        f"/t/{slug}/seat",
+        f"/t/{slug}/seat/state.json",
+        f"/t/{slug}/seat/events",
+        f"/t/{slug}/seat/board/0.png",
+    ):
         status, headers, body = await site.get(path)
         assert status == 403, path
         assert headers["Cache-Control"] == "no-store, private"

@@ -12,7 +12,9 @@ from bot.infra import settings
 
 
 def test_web_settings_are_read_and_checked() -> None:
-    got = settings.load(None, {"PARLEY_WEB_PORT": "8080", "PARLEY_WEB_URL": "https://parley.example/", "PARLEY_WEB_BIND": "0.0.0.0"})
+    got = settings.load(
+        None, {"PARLEY_WEB_PORT": "8080", "PARLEY_WEB_URL": "https://parley.example/", "PARLEY_WEB_BIND": "0.0.0.0"}
+    )
     assert (got.web_port, got.web_url, got.web_bind) == (8080, "https://parley.example", "0.0.0.0")
     plain = settings.load(None, {})
     assert (plain.web_port, plain.web_url, plain.web_bind) == (None, "", "127.0.0.1")
@@ -35,7 +37,10 @@ def test_parley_web_refuses_bad_values_in_one_line(
 ) -> None:
     monkeypatch.setenv("PARLEY_DB", str(tmp_path / "parley.sqlite3"))
     assert main(["--env-file", str(tmp_path / "none.env"), "web", "--port", "70000"]) == 2
-    assert capsys.readouterr().err.strip() == "parley: --port must be a port number from 1 to 65535 (0: any free one), not 70000."
+    assert (
+        capsys.readouterr().err.strip()
+        == "parley: --port must be a port number from 1 to 65535 (0: any free one), not 70000."
+    )
     monkeypatch.setenv("PARLEY_WEB_URL", "parley.example")
     assert main(["--env-file", str(tmp_path / "none.env"), "web"]) == 2
     err = capsys.readouterr().err

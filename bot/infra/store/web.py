@@ -22,7 +22,8 @@ class WebRepo:
         await self.db.run(
             [
                 Exec(
-                    "INSERT INTO web_links (table_id, slug, created) VALUES (?, ?, ?) ON CONFLICT (table_id) DO NOTHING",
+                    "INSERT INTO web_links (table_id, slug, created) VALUES (?, ?, ?) ON CONFLICT (table_id) DO "
+                    "NOTHING",
                     (table_id, fresh, float(now)),
                 ),
                 Read("SELECT slug FROM web_links WHERE table_id = ?", (table_id,), collect(stored)),

@@ -179,7 +179,9 @@ class Delivery:
             if post.table_id is not None and post.board_key.endswith(":lobby"):
                 self._lobbies[post.table_id] = sent.id  # edited again when the game starts and ends
             if post.table_id is not None:
-                await self.host.store.posts.save_board_post(post.table_id, post.board_key, channel_id, sent.id, post.state_no)
+                await self.host.store.posts.save_board_post(
+                    post.table_id, post.board_key, channel_id, sent.id, post.state_no
+                )
 
     # -- DMs -------------------------------------------------------------------------------------------
     async def _dm(self, channel_id: int | None, user_id: int, post: Post) -> None:

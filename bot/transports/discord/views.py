@@ -488,7 +488,9 @@ class PickSelect(
             start, end = int(run[1]), int(run[2])
             view = run_view(self.table_id, self.state_no, choices, self.page, start, end)
             owed = host.owed_for(caller)
-            await _show(interaction, picker_text(host.table_for(caller.channel_id), user_id=caller.user_id, owed=owed), view)
+            await _show(
+                interaction, picker_text(host.table_for(caller.channel_id), user_id=caller.user_id, owed=owed), view
+            )
             return
         index = int(value[1:])
         out = await host.play(caller, choices[index].action, state_no=self.state_no)

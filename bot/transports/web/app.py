@@ -322,7 +322,8 @@ class WebApp:
                 mine = await self.positions.views(snap, seat)
                 data["seat"] = seat + 1
                 data["summaries"] = [
-                    s.splitlines() for s in await asyncio.to_thread(seat_summaries, snap.row.game_id, public, mine, seat)
+                    s.splitlines()
+                    for s in await asyncio.to_thread(seat_summaries, snap.row.game_id, public, mine, seat)
                 ]
             return data
 
@@ -402,7 +403,10 @@ class WebApp:
         except _Answer as answer:
             return answer.response
         html = pages.seat_page(
-            snap.card(), snap.seat_card(p.seat), await self._recent_moves(snap), f"{snap.base}/seat/events?since={snap.n}"
+            snap.card(),
+            snap.seat_card(p.seat),
+            await self._recent_moves(snap),
+            f"{snap.base}/seat/events?since={snap.n}",
         )
         return self._html(html, private=True)
 

@@ -117,7 +117,9 @@ def _seats(card: dict[str, Any], mine: int | None = None) -> str:
         mark = '<span class="turn" aria-label="to act">▶</span>' if s["acting"] else ""
         ai = '<span class="tag">AI</span>' if s["ai"] else ""
         you = '<span class="tag you">you</span>' if s["n"] == mine else ""
-        items.append(f'<li class="{cls}" data-seat="{s["n"]}">{mark}<span class="name">{esc(s["name"])}</span>{ai}{you}</li>')
+        items.append(
+            f'<li class="{cls}" data-seat="{s["n"]}">{mark}<span class="name">{esc(s["name"])}</span>{ai}{you}</li>'
+        )
     return f'<ul id="seats" class="seats">{"".join(items)}</ul>'
 
 
@@ -182,13 +184,15 @@ def seat_page(card: dict[str, Any], mine: dict[str, Any], moves: list[dict[str, 
         f'<p id="yourturn" class="prompt mine"{"" if turn else " hidden"}>{esc(turn)}</p>'
         + _board(card, "mine", mine["picture"], "Your private view")
         + f'<section class="card private"><h2>Your seat</h2><p id="you" class="you">{esc(mine["you"])}</p>'
-        f'<div id="summary">{lines_html(mine["summary"])}</div><div id="fine" class="fine">{lines_html(mine["fine"])}</div>'
+        f'<div id="summary">{lines_html(mine["summary"])}</div><div id="fine" '
+        f'class="fine">{lines_html(mine["fine"])}</div>'
         "</section></section>"
         '<aside class="side">'
         f'<section class="card table-card"><h2>The table</h2>{_state_block(public)}{_board(card)}</section>'
         f'<section class="card"><h2>Seats</h2>{_seats(card, mine["seat"])}</section>'
-        f'<section class="card"><h2>Moves <span id="live" class="live" hidden>● live</span></h2>{_moves(moves)}</section>'
-        '<p class="private-note">This page is yours alone: it shows your seat\'s secrets. Don\'t share its address or '
+        '<section class="card"><h2>Moves <span id="live" class="live" hidden>● '
+        f'live</span></h2>{_moves(moves)}</section>'
+        "<p class=\"private-note\">This page is yours alone: it shows your seat's secrets. Don't share its address or "
         "a screenshot. Leaving the table closes it.</p>"
         "</aside></main>"
     )

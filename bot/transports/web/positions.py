@@ -58,7 +58,9 @@ class Positions:
         views are only asked for once the game is over (the caller checks)."""
 
         async def replay() -> list[dict[str, Any]]:
-            moves: list[Move] = [(e.kind, e.seat, e.action) for e in await self.store.tables.log(snap.table_id) if e.n <= snap.n]
+            moves: list[Move] = [
+                (e.kind, e.seat, e.action) for e in await self.store.tables.log(snap.table_id) if e.n <= snap.n
+            ]
             row = snap.row
             players = row.players or len(snap.seats)
             return await asyncio.to_thread(replay_views, row.game_id, players, row.options, row.seed, moves, seat)

@@ -48,7 +48,10 @@ class ServerCog(commands.Cog):
         )
         @app_commands.choices(
             game=games,
-            section=[app_commands.Choice(name="rules", value="rules"), app_commands.Choice(name="cards", value="cards")],
+            section=[
+                app_commands.Choice(name="rules", value="rules"),
+                app_commands.Choice(name="cards", value="cards"),
+            ],
         )
         async def rules(
             interaction: discord.Interaction,

@@ -191,7 +191,8 @@ class TablesCog(commands.Cog):
             await self._run(interaction, self.host.ai_remove)
 
         @table.command(
-            name="kick", description="Remove a member from this table: an AI plays their seat (table host or moderators)"
+            name="kick",
+            description="Remove a member from this table: an AI plays their seat (table host or moderators)",
         )
         @app_commands.describe(member="The member to remove; they cannot sit at this table again while it lasts")
         async def kick(interaction: discord.Interaction, member: discord.User) -> None:
