@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGE = ROOT / "docs" / "performance.md"
+PAGE = ROOT.joinpath("docs/performance.md")
 BEGIN = "<!-- begin: written by python -m benchmarks.report from python -m benchmarks --json; do not edit by hand -->"
 END = "<!-- end of the generated figures -->"
 COLUMNS = ("figure", "value", "floor", "ratio", "budget", "verdict")

@@ -71,7 +71,7 @@ def test_a_run_becomes_a_header_and_one_table_per_section() -> None:
 
 
 def test_the_generated_part_is_replaced_and_the_rest_of_the_page_kept(tmp_path: Path) -> None:
-    page = tmp_path / "performance.md"
+    page = tmp_path / "page.markdown"
     page.write_text(f"# Performance\n\nRead me.\n\n{report.BEGIN}\nold figures\n{report.END}\n\n## Soak\n\n5 MB\n")
     source = tmp_path / "figures.json"
     source.write_text(json.dumps(RUN))
@@ -87,12 +87,12 @@ def test_the_generated_part_is_replaced_and_the_rest_of_the_page_kept(tmp_path: 
 
 def test_a_new_page_gets_the_frame_and_stdin_works(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(RUN)))
-    page = tmp_path / "new.md"
+    page = tmp_path / "new.markdown"
     assert report.main(["-", "--out", str(page)]) == 0
     text = page.read_text()
     assert text.startswith("# Performance\n") and report.BEGIN in text and text.rstrip().endswith(report.END)
     with pytest.raises(SystemExit, match="not the JSON"):
-        report.main([str(tmp_path / "new.md"), "--out", "-"])
+        report.main([str(tmp_path / "new.markdown"), "--out", "-"])
 
 
 def test_the_benchmark_commands_json_is_what_the_report_reads(capsys: pytest.CaptureFixture[str]) -> None:
