@@ -27,7 +27,7 @@ COLUMNS = ("figure", "value", "floor", "ratio", "budget", "verdict")
 #: the page when it does not exist yet: a title, what it holds, and the markers
 FRAME = """# Performance
 
-Every figure Parley's documents give is on this page. The first part is one run of `python -m benchmarks`, written
+Every figure Parley's benchmarks measure is on this page. The first part is one run of `python -m benchmarks`, written
 by `python -m benchmarks.report`; the reports of the benchmarks that run on their own follow it.
 
 {begin}
