@@ -23,3 +23,9 @@ def quick_first(values: Iterable[Any], *, unpack: bool = False) -> list[Any]:
         else:
             out.append(pytest.param(value, marks=slow))
     return out
+
+
+def quick_subset(values: Iterable[Any], quick: Iterable[Any]) -> list[Any]:
+    """``values`` for ``parametrize``: those in ``quick`` in the default run, the others in the slow tier."""
+    keep = set(quick)
+    return [value if value in keep else pytest.param(value, marks=slow) for value in values]
