@@ -15,7 +15,7 @@ in CPU time of every process, so a busy machine does not move the figures much:
 Budgets (printed, never asserted): total ≤ 4× the floor (≥ 100 moves per second per core), pictures ≤ 2× the floor,
 no event-loop callback over 20 ms.
 
-    python -m benchmarks.cpu [--games cartagena,flagon] [--seeds 1] [--processes 2] [--json FILE]
+    python -m benchmarks.cpu [--games cartagena,flagon] [--seeds 1] [--moves 5000] [--processes 2] [--json FILE]
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from PIL import Image
 
 from bot.host.factory import build_host
 from bot.host.tables import Caller, TableHost
+from bot.infra import heap
 from bot.infra.pictures import PICTURE, REPLAY
 from bot.infra.settings import Settings
 from rules import registry
@@ -225,7 +226,7 @@ async def play_game(
     cpu = pool.cpu if pool is not None else {}  # no worker processes (tests): the pictures are the main process's
     watch.active = True
     for _ in range(max_moves):
-        table = host._active_table(callers[0].channel_id)  # noqa: SLF001 - the benchmark's own choice of move
+        table = host.index.active(callers[0].channel_id)  # noqa: SLF001 - the benchmark's own choice of move
         if table is None or table.status != "running" or table.state is None:
             break
         watch.skip()  # from here to the next await: choosing the move (and the last move's floor)
@@ -265,41 +266,80 @@ async def measure_game(
     players: int | None = None,
     max_moves: int = 5000,
     log: Log | None = None,
+    settle: bool = True,
 ) -> GameCPU:
-    """``seeds`` whole games of ``game_id`` (at most ``max_moves`` moves each) on a production host with
-    ``processes`` render workers, after a few warm-up moves on a table of its own."""
-    say = log or (lambda _: None)
+    """``seeds`` whole games of ``game_id`` (at most ``max_moves`` moves each) on a production host of its own
+    with ``processes`` render workers (see :func:`measure`)."""
+    return (await measure([game_id], seeds=seeds, processes=processes, players=players, max_moves=max_moves,
+                          log=log, settle=settle))[0]  # fmt: skip
+
+
+async def _measure_on(
+    host: TableHost,
+    game_id: str,
+    n: int,
+    *,
+    seeds: int,
+    players: int | None,
+    max_moves: int,
+    log: Log,
+    settle: bool,
+) -> GameCPU:
+    """One game's figures on a running host, its tables in channels ``n`` up: a few warm-up moves on a table of
+    its own (the processes' caches, imports and fonts warm, as in a bot up for a while), then ``seeds`` games."""
     game = registry.get(game_id)
     figures = GameCPU(game_id, players or game.info.min_players)
+
+    async def publish(out: Any) -> None:  # the transport's side: what the host posts later (the replay)
+        figures.published += sum(p.filename == "replay.gif" and p.image is not None for p in out.public)
+
+    host.publish = publish
+    watch = LoopWatch()
+    try:
+        warm = GameCPU(game_id, figures.players)
+        await play_game(host, watch, warm, f"cpu-warm-{game_id}", n, max_moves=6)
+        if settle:
+            heap.settle()  # as parley run does once it is up (bot/transports/discord/client.py)
+        watch.install()
+        for k in range(seeds):
+            watch.reset()
+            await play_game(host, watch, figures, f"cpu-{game_id}-{k}", n + k + 1, max_moves)
+            if watch.longest.cpu > figures.longest.cpu:
+                figures.longest = watch.longest
+            figures.over += watch.over
+            figures.callbacks += watch.callbacks
+            log(f"cpu: {game_id} game {k + 1}/{seeds}: {figures.moves} moves so far")
+    finally:
+        watch.uninstall()
+    return figures
+
+
+async def measure(
+    games: list[str],
+    *,
+    seeds: int,
+    processes: int,
+    players: int | None = None,
+    max_moves: int = 5000,
+    log: Log | None = None,
+    settle: bool = True,
+) -> list[GameCPU]:
+    """Every game on one production host (SQLite on disk, ``processes`` render workers), one after another: its
+    workers boot once, as a bot's do, instead of once per game (most of a quick run's time)."""
+    say = log or (lambda _: None)
     with tempfile.TemporaryDirectory(prefix="parley-cpu-") as folder:
         settings = Settings(db_path=str(Path(folder) / "cpu.sqlite3"), render_processes=processes)
-        host = build_host(settings, ai_seed=f"cpu-{game_id}")
-
-        async def publish(out: Any) -> None:  # the transport's side: what the host posts later (the replay)
-            figures.published += sum(p.filename == "replay.gif" and p.image is not None for p in out.public)
-
-        host.publish = publish
+        host = build_host(settings, ai_seed="cpu")
         await host.start()
-        watch = LoopWatch()
         try:
             await host.pictures.warm()
-            # a table played a few moves first: the processes' caches, imports and fonts are warm, as in a bot
-            # that has been up for a while
-            warm = GameCPU(game_id, figures.players)
-            await play_game(host, watch, warm, f"cpu-warm-{game_id}", 0, max_moves=6)
-            watch.install()
-            for k in range(seeds):
-                watch.reset()
-                await play_game(host, watch, figures, f"cpu-{game_id}-{k}", k + 1, max_moves)
-                if watch.longest.cpu > figures.longest.cpu:
-                    figures.longest = watch.longest
-                figures.over += watch.over
-                figures.callbacks += watch.callbacks
-                say(f"cpu: {game_id} game {k + 1}/{seeds}: {figures.moves} moves so far")
+            return [
+                await _measure_on(host, g, 1000 * i, seeds=seeds, players=players, max_moves=max_moves, log=say,
+                                  settle=settle)  # fmt: skip
+                for i, g in enumerate(games)
+            ]
         finally:
-            watch.uninstall()
             await host.close()
-    return figures
 
 
 def report(figures: list[GameCPU]) -> list[str]:
@@ -380,23 +420,23 @@ def encoders(log: Log = print) -> list[str]:
     return lines
 
 
-async def measure(
-    games: list[str], *, seeds: int, processes: int, max_moves: int = 5000, log: Log | None = None
-) -> list[GameCPU]:
-    return [await measure_game(g, seeds=seeds, processes=processes, max_moves=max_moves, log=log) for g in games]
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", default=",".join(registry.game_ids()), help="comma-separated game ids")
     parser.add_argument("--seeds", type=int, default=1, help="seeded games of each game")
+    parser.add_argument("--moves", type=int, default=5000, help="at most this many moves of each game (quick: 60)")
     parser.add_argument("--processes", type=int, default=2, help="render worker processes (production: one per core)")
     parser.add_argument("--encoders", action="store_true", help="also compare the lossless deflates installed")
     parser.add_argument("--json", default=None, help="also write the figures to this file")
     args = parser.parse_args(argv)
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     started = time.perf_counter()
-    figures = asyncio.run(measure(games, seeds=args.seeds, processes=args.processes, log=lambda s: print(s, file=sys.stderr)))
+    figures = asyncio.run(
+        measure(
+            games, seeds=args.seeds, processes=args.processes, max_moves=args.moves,
+            log=lambda s: print(s, file=sys.stderr),
+        )  # fmt: skip
+    )
     print("\n".join(report(figures)))
     if args.encoders:
         print("\n".join(encoders()))
