@@ -1,7 +1,7 @@
 """The ``parley`` command line: ``run`` (Discord; ``--shards 0-3 --shard-count 8`` for one process of a cluster)
 and ``sync`` (Discord), ``web`` (the tables' web pages), ``play`` (a table in the terminal), ``simulate`` (AI-only
-games), ``bench`` (every benchmark, one table), ``db copy`` (a server's data from one store to another) and ``ratings
-rebuild``."""
+games), ``bench`` (every benchmark, one table), ``db copy`` (a server's data from one store to another) and
+``ratings rebuild``."""
 
 from __future__ import annotations
 
