@@ -677,3 +677,36 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ReactButton,
     StandButton,
 )
+
+#: the answer to a component whose custom id none of :data:`DYNAMIC_ITEMS` reads (a forged or mangled id): said
+#: instead of Discord's bare "This interaction failed", the same whatever the id holds
+UNKNOWN_COMPONENT = "I don't know that button or menu — use the buttons of the newest board post, or `/table status`."
+
+
+def known_component(interaction: discord.Interaction) -> bool:
+    """Whether discord.py hands this component interaction to one of the bot's items: its custom id fits an item's
+    template and the message carries a component of that type with that id (discord.py drops any other)."""
+    data: Any = interaction.data or {}
+    custom_id, kind = data.get("custom_id"), data.get("component_type")
+    if not isinstance(custom_id, str) or interaction.message is None:
+        return False
+    if not any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS):
+        return False
+    view = discord.ui.View.from_message(interaction.message, timeout=None)
+    return any(
+        getattr(c, "custom_id", None) == custom_id and c.type.value == kind for c in view.walk_children()
+    )
+
+
+async def answer_unknown_component(interaction: discord.Interaction) -> None:
+    """Every component interaction arrives here too (``on_interaction``): one that no item reads gets a polite
+    ephemeral line, since nothing else would answer it."""
+    if interaction.type is not discord.InteractionType.component or known_component(interaction):
+        return
+    # the id is the sender's: it is never logged nor echoed
+    log.info("answered a component interaction no item reads")
+    try:
+        if not interaction.response.is_done():
+            await interaction.response.send_message(UNKNOWN_COMPONENT, ephemeral=True)
+    except discord.HTTPException:
+        pass  # the interaction expired: nobody is left to tell
