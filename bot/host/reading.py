@@ -6,14 +6,16 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from typing import Any
 
-from bot.host.api import Caller, Choice, Outputs, Post, SeatInfo, TableSummary, guarded, menu_order
+from bot.host.api import SUBMENU, Caller, Choice, LazyChoice, Outputs, Post, SeatInfo, TableSummary, guarded, menu_order
 from bot.host.outputs import MAX_TEXT, clip, escape_name, seat_label
 from bot.host.posts import Batch, with_fine_print
 from bot.host.table import Table
 from bot.infra.pictures import Pictures
 from bot.infra.store import Store, TableRow
 from rules import registry
+from rules.core import Game, State
 
 log = logging.getLogger("parley.tables")
 #: /table status posts the board to the channel again at most once per table in this many seconds
@@ -152,16 +154,18 @@ class ReadingMixin:
             channel_id=row.channel_id,
         )
 
-    async def choices(self, caller: Caller) -> list[Choice]:
-        """The caller's legal actions with labels and picker groups; empty if they owe nothing (or on error)."""
+    async def choices(self, caller: Caller, joined: bool = False) -> list[Choice]:
+        """The caller's legal actions with labels and picker groups; empty if they owe nothing (or on error). With
+        ``joined`` (the picker), a step the game joins to the next (``Game.joins``) is offered once per next action,
+        as one pick (``Choice.then``)."""
         try:
-            return self._choices(caller)
+            return self._choices(caller, joined)
         except Exception as exc:  # noqa: BLE001 - autocomplete must always get an answer
             self.internal_errors += 1
             log.error("internal error in choices: %s", type(exc).__name__)
             return []
 
-    def _choices(self, caller: Caller) -> list[Choice]:
+    def _choices(self, caller: Caller, joined: bool = False) -> list[Choice]:
         t = self._active_table(caller.channel_id)
         if t is None or t.status != "running" or t.state is None:
             return []
@@ -170,18 +174,23 @@ class ReadingMixin:
         if seat is None:
             return []  # a seat that owes nothing may still have optional actions (a challenge): they are listed
         cached = t.choices_for
-        if cached is not None and cached[0] is t.state and cached[1] == seat:
+        if cached is not None and cached[0] is t.state and cached[1] == (seat, joined):
             return list(cached[2])
         view = game.view(t.state, seat)
-        # a card's effect for the picker's option description; engines without Game.describe describe nothing
-        describe = getattr(game, "describe", None) or (lambda _view, _action: "")
-        choices = menu_order(
-            [
-                Choice(a, game.label(view, a), game.group(view, a), describe(view, a) or "")
-                for a in game.legal_actions(t.state, seat)
-            ]
-        )
-        t.choices_for = (t.state, seat, choices)
+
+        def words(action: str) -> tuple[str, str]:
+            # the label and what a card does (the option's description), read only for the options a picker shows
+            return game.label(view, action), game.describe(view, action) or ""
+
+        legal = game.legal_actions(t.state, seat)
+        listed: list[Choice] = []
+        for a, group in zip(legal, game.groups(view, legal), strict=True):
+            if joined and game.joins(view, a):
+                listed += _joined(game, t.state, seat, view, a)
+            else:
+                listed.append(LazyChoice(a, group, words))
+        choices = menu_order(listed)
+        t.choices_for = (t.state, (seat, joined), choices)
         return list(choices)
 
     @guarded
@@ -242,3 +251,18 @@ class ReadingMixin:
                 "Use /hand or the “My hand” button to see your private view here."
             )
             return Outputs(public=[self._note(t, text, [user_id])], channel_id=channel_id)
+
+
+def _joined(game: Game, state: State, seat: int, view: dict[str, Any], action: str) -> list[Choice]:
+    """``action`` joined to each action its seat may take right after it (Buccaneer's ``sail n`` with each
+    distance): what the picker offers instead of the step alone. Only a step that reveals nothing is joined, so the
+    state after it is the seat's own business; the step alone if nothing follows it."""
+    after, _ = game.apply(state, seat, action)
+    nexts = [b for b in game.legal_actions(after, seat) if b != game.take_back] if seat in game.to_act(after) else []
+    group, label = game.group(view, action), game.label(view, action)
+    if not nexts:
+        return [Choice(action, label, group)]
+    later = game.view(after, seat)
+    # a menu per first step (each of a harbour's exits: a pick for direction and distance), named as the step is
+    menu = label + group.partition(SUBMENU)[1] + group.partition(SUBMENU)[2]
+    return [Choice(action, game.label(later, b), menu, f"{action}, then {b}", (b,)) for b in nexts]

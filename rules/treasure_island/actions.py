@@ -151,6 +151,22 @@ def _named(view: dict[str, Any], value: str, kind: str = "") -> str:
 
 
 def group(view: dict[str, Any], action: str) -> str:
+    return _group(action, _acting_pos(view), point_of)
+
+
+def groups(view: dict[str, Any], actions: list[str]) -> list[str]:
+    """``group`` of each action, the miniature's position read once and the canonical points (``12.5,7``, as
+    ``legal_actions`` writes them) read without fractions: a move lists up to about 5,000 points."""
+    src = _acting_pos(view)
+    return [_group(a, src, _canonical_point) for a in actions]
+
+
+def _canonical_point(action: str) -> Pt:
+    x, _, y = action.rpartition(" ")[2].partition(",")
+    return round(float(x) * 2), round(float(y) * 2)
+
+
+def _group(action: str, src: Pt | None, point: Any) -> str:
     verb = action.split(" ")[0]
     if verb == "use":
         return "use " + action.split(" ")[1]
@@ -158,8 +174,7 @@ def group(view: dict[str, Any], action: str) -> str:
         # One menu per verb; a phone user then picks a direction and a distance band, then the point (the
         # issue: nobody has to type coordinates). Long-range verbs get wider bands so a menu keeps to about
         # 25 entries. A point with no mover to measure from (burying, fog) goes by a band of columns.
-        p = point_of(action)
-        src = _acting_pos(view)
+        p = point(action)
         if src is None or src == p:
             lo = (p[0] // 2) // 6 * 6
             return f"{verb} › x {lo}–{lo + 5}"
