@@ -197,7 +197,7 @@ async def play_one(game_id: str, seed: str, folder: Path) -> Result:
     bot = ParleyBot(host, dev_guild=GUILD_ID, tick_seconds=3600.0, shard_count=1)
     # timers further off than this (a reminder, an AI's wait for a challenge) are parked on simcord's virtual clock:
     # only people play, so none is needed, and waiting them out in real time would only stretch the run
-    env = simcord.Env(bot, settle_timeout=10.0)
+    env = simcord.Env(bot, settle_timeout=30.0)
     guild = env.create_guild("Pirates", id=GUILD_ID)
     channel = guild.create_text_channel("tavern")
     mods = guild.create_role("Mods", permissions=discord.Permissions(manage_channels=True))
@@ -245,19 +245,30 @@ async def play_one(game_id: str, seed: str, folder: Path) -> Result:
     return result
 
 
-async def run(games: list[str], seeds: list[str]) -> list[Result]:
+HEAD = f"{'game':<16} {'seed':<10} {'turns':>6} {'clicks':>7} {'clicks/turn':>11} {'most':>5} {'picks':>6}"
+
+
+def row(r: Result) -> str:
+    return (
+        f"{r.game_id:<16} {r.seed:<10} {len(r.turns):>6} {r.clicks:>7} {r.per_turn():>11.2f} "
+        f"{max(r.turns, default=0):>5} {r.decisions:>6}" + ("" if r.finished else "  (did not finish)")
+    )
+
+
+async def run(games: list[str], seeds: list[str], log: Any = None) -> list[Result]:
+    """Every game of every seed, in turn; ``log`` gets each game's row as soon as it is played."""
+    results = []
     with tempfile.TemporaryDirectory(prefix="parley-clicks-") as folder:
-        return [await play_one(g, s, Path(folder)) for g in games for s in seeds]
+        for g in games:
+            for s in seeds:
+                results.append(await play_one(g, s, Path(folder)))
+                if log is not None:
+                    log(row(results[-1]))
+    return results
 
 
 def report(results: list[Result]) -> list[str]:
-    lines = [f"{'game':<16} {'seed':<10} {'turns':>6} {'clicks':>7} {'clicks/turn':>11} {'most':>5} {'picks':>6}"]
-    for r in results:
-        lines.append(
-            f"{r.game_id:<16} {r.seed:<10} {len(r.turns):>6} {r.clicks:>7} {r.per_turn():>11.2f} "
-            f"{max(r.turns, default=0):>5} {r.decisions:>6}" + ("" if r.finished else "  (did not finish)")
-        )
-    return lines
+    return [HEAD, *(row(r) for r in results)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -268,8 +279,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.getLogger("discord").setLevel(logging.WARNING)
     seeds = [args.seed if k == 0 else f"{args.seed}.{k}" for k in range(args.seeds)]
-    results = asyncio.run(run([g.strip() for g in args.games.split(",") if g.strip()], seeds))
-    print("\n".join(report(results)))
+    print(HEAD, flush=True)
+    asyncio.run(run([g.strip() for g in args.games.split(",") if g.strip()], seeds, lambda line: print(line, flush=True)))
     return 0
 
 

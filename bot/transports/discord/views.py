@@ -4,7 +4,8 @@ Every component is a ``DynamicItem`` whose custom id carries the table id and th
 for, so it keeps working after a restart (no view is held in memory) and a click on an out-of-date board or
 picker is refused politely instead of acting. The picker is built generically from ``host.choices``: one
 select menu per group of actions (at most 25 options each), up to four menus a page, Prev/Next between
-pages, and a group too big for one menu becomes a menu of ranges that opens a second level.
+pages, and a group too big for one menu becomes a menu of ranges that opens a second level. Only the page shown is
+labelled (docs/architecture.md#5-transports); a pick may play several steps (``Choice.then``).
 """
 
 from __future__ import annotations
