@@ -12,7 +12,7 @@ stays open between the decisions of a turn (it redraws itself), so opening it co
 Printed per game: turns, clicks, clicks per turn (mean and the largest), and the same for the seat's moves that
 were sailing moves in Buccaneer. Pictures are stood in for by a tiny PNG; the figures are counts, not times.
 
-    python -m benchmarks.clicks [--games buccaneer,cartagena] [--seed S] [--seeds N]
+    python -m benchmarks.clicks [--games buccaneer,cartagena] [--seed S] [--seeds N] [--option buccaneer:round_limit=50]
 """
 
 from __future__ import annotations
@@ -189,7 +189,10 @@ async def pick(t: Table, member: simcord.MemberActor, picker: ResponseMessage, t
     raise AssertionError(f"choice {target} not reached in {MAX_CLICKS_PER_DECISION} clicks")
 
 
-async def play_one(game_id: str, seed: str, folder: Path) -> Result:
+async def play_one(
+    game_id: str, seed: str, folder: Path, options: dict[str, str] | None = None, decisions: int | None = None
+) -> Result:
+    """One seeded game played by buttons (its first ``decisions`` picks only, if given: tests)."""
     game = registry.get(game_id)
     players = max(game.info.min_players, min(3, game.info.max_players))
     host = TableHost(Store(str(folder / f"{game_id}-{seed}.sqlite3")), ai_seed=f"clicks:{seed}", renderer=tiny_renderer,
@@ -206,7 +209,7 @@ async def play_one(game_id: str, seed: str, folder: Path) -> Result:
     await env.start()
     try:
         t = Table(env, channel, members)
-        await members[0].slash(channel, "table open " + game_id)
+        await members[0].slash(channel, "table open " + game_id, **(options or {}))
         for m in members[1:]:
             await m.slash(channel, "table join")
         await members[0].slash(channel, "table start")
@@ -214,7 +217,7 @@ async def play_one(game_id: str, seed: str, folder: Path) -> Result:
         started = time.perf_counter()
         picker: ResponseMessage | None = None
         owner: simcord.MemberActor | None = None
-        while t.summary() is not None and t.summary().status == "running":
+        while t.summary() is not None and t.summary().status == "running" and result.decisions != decisions:
             assert result.clicks < MAX_CLICKS, f"{game_id}: the game did not end"
             member, seat = t.actor()
             if member is not owner:
@@ -255,13 +258,20 @@ def row(r: Result) -> str:
     )
 
 
-async def run(games: list[str], seeds: list[str], log: Any = None) -> list[Result]:
-    """Every game of every seed, in turn; ``log`` gets each game's row as soon as it is played."""
+async def run(
+    games: list[str],
+    seeds: list[str],
+    log: Any = None,
+    options: dict[str, dict[str, str]] | None = None,
+    decisions: int | None = None,
+) -> list[Result]:
+    """Every game of every seed, in turn (with the table ``options`` of its game); ``log`` gets each game's row as
+    soon as it is played."""
     results = []
     with tempfile.TemporaryDirectory(prefix="parley-clicks-") as folder:
         for g in games:
             for s in seeds:
-                results.append(await play_one(g, s, Path(folder)))
+                results.append(await play_one(g, s, Path(folder), (options or {}).get(g), decisions))
                 if log is not None:
                     log(row(results[-1]))
     return results
@@ -276,11 +286,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", default=",".join(registry.game_ids()))
     parser.add_argument("--seed", default="clicks-1", help="the first seed")
     parser.add_argument("--seeds", type=int, default=1, help="seeded games of each game")
+    parser.add_argument("--option", action="append", default=[], help="game:name=value, e.g. buccaneer:round_limit=50")
     args = parser.parse_args(argv)
+    options: dict[str, dict[str, str]] = {}
+    for item in args.option:
+        game_id, _, pair = item.partition(":")
+        name, _, value = pair.partition("=")
+        options.setdefault(game_id, {})[name] = value
     logging.getLogger("discord").setLevel(logging.WARNING)
     seeds = [args.seed if k == 0 else f"{args.seed}.{k}" for k in range(args.seeds)]
     print(HEAD, flush=True)
-    asyncio.run(run([g.strip() for g in args.games.split(",") if g.strip()], seeds, lambda line: print(line, flush=True)))
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    asyncio.run(run(games, seeds, lambda line: print(line, flush=True), options))
     return 0
 
 
