@@ -152,7 +152,7 @@ def test_options_select_sections_and_points() -> None:
 
 
 def test_parley_bench_is_the_same_command() -> None:
-    from bot.__main__ import main as parley
+    from bot.cli.main import main as parley
 
     with pytest.raises(SystemExit, match="sections are"):
         parley(["bench", "--only", "nothing"])

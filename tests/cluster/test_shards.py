@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import _parser, run_settings
+from bot.cli.main import _parser, run_settings
 from bot.host.tables import Caller, TableHost
 from bot.infra.settings import SettingsError, load
 from bot.infra.shards import ShardError, Shards, format_ranges, parse_ranges, shard_of

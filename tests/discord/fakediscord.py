@@ -725,6 +725,6 @@ if __name__ == "__main__":
     # ``python -m tests.discord.fakediscord PORT run`` is ``parley run`` pointed at a fake on PORT: the real
     # command line and client, only the two Discord addresses replaced (no product code knows the fake).
     patch_discord(int(sys.argv[1]))
-    from bot.__main__ import main
+    from bot.cli.main import main
 
     sys.exit(main(sys.argv[2:]))

@@ -13,7 +13,7 @@ import discord
 import pytest
 import simcord
 
-from bot.__main__ import main
+from bot.cli.main import main
 from bot.host.tables import TableHost
 from tests.discord.conftest import GUILD_ID, World, make_bot, reply
 from tests.discord.helpers import play_game_by_slash

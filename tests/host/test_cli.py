@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import main
+from bot.cli.main import main
 from bot.cli.simulate import simulate
 from bot.host.tables import TableHost
 from bot.infra import settings as settings_mod

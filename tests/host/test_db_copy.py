@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.__main__ import main
+from bot.cli.main import main
 from bot.infra.store import DATA_TABLES, Store
 from bot.infra.store.copy import CopyError, copy_database
 from tests import pg

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from bot.__main__ import main
+from bot.cli.main import main
 from bot.host import ratings as R
 from bot.host.tables import Caller, TableHost
 from bot.infra.store import MIGRATIONS, Store

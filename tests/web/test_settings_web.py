@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import main
+from bot.cli.main import main
 from bot.infra import settings
 
 
