@@ -9,8 +9,8 @@ follows), the seat picks the one whose steps are the ones the easy AI would take
 first whose first step is). A turn is a run of decisions by one person, until someone else must act; the picker
 stays open between the decisions of a turn (it redraws itself), so opening it costs one click per turn.
 
-Printed per game: turns, clicks, clicks per turn (mean and the largest), and the same for the seat's moves that
-were sailing moves in Buccaneer. Pictures are stood in for by a tiny PNG; the figures are counts, not times.
+Printed per game as it ends: turns, clicks, clicks per turn (the mean and the most in one turn) and picks (menu
+picks that played something). Pictures are stood in for by a tiny PNG; the figures are counts, not times.
 
     python -m benchmarks.clicks [--games buccaneer,cartagena] [--seed S] [--seeds N] [--option buccaneer:round_limit=50]
 """
