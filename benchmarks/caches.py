@@ -105,7 +105,7 @@ async def play(games: int, tables: int, seed: int) -> None:
 
 def ai_games(games: int, tables: int, seed: int) -> None:
     """``games`` AI-only games, ``tables`` at once taking turns move by move, the five games in turn, at the
-    "normal" level: the AI's caches (it chooses in the main process, ``bot.host.play``) see what a busy bot's do."""
+    "normal" level: the AI's caches (it chooses in the main process, ``bot.host.turns``) see what a busy bot's do."""
     ids = registry.game_ids()
     started = 0
     running: list[tuple[Any, Any, random.Random, int]] = []

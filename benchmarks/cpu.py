@@ -233,7 +233,7 @@ async def play_game(
     cpu = pool.cpu if pool is not None else {}  # no worker processes (tests): the pictures are the main process's
     watch.active = True
     for _ in range(max_moves):
-        table = host._active_table(callers[0].channel_id)  # noqa: SLF001 - the benchmark's own choice of move
+        table = host.index.active(callers[0].channel_id)  # noqa: SLF001 - the benchmark's own choice of move
         if table is None or table.status != "running" or table.state is None:
             break
         watch.skip()  # from here to the next await: choosing the move (and the last move's floor)

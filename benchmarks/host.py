@@ -164,7 +164,7 @@ class Replays:
         self.count = 0
         self.seconds: list[float] = []
         host.publish = self.publish
-        real = host._replay_post  # noqa: SLF001 - timed from the outside
+        real = host.narration.replay_post  # noqa: SLF001 - timed from the outside
 
         async def timed(t: Any) -> Any:
             t0 = time.perf_counter()
@@ -173,7 +173,7 @@ class Replays:
             finally:
                 self.seconds.append(time.perf_counter() - t0)
 
-        host._replay_post = timed  # type: ignore[method-assign]  # noqa: SLF001
+        host.narration.replay_post = timed  # type: ignore[method-assign]  # noqa: SLF001
 
     async def publish(self, out: Any) -> None:
         self.count += sum(p.filename == "replay.gif" and p.image is not None for p in out.public)

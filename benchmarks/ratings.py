@@ -4,7 +4,7 @@
 ``--db`` names another, which must be empty) with finished games: final states of seeded random Cartagena,
 Martinique and Flagon playouts, seated from a pool of 30 players and the AI levels, on 3 servers. Each game is
 stored as its lobby, its start and one game-ending ``store.append``, alternately with and without the rating
-update, and the two kinds of append are timed. Then ``rebuild_ratings`` re-rates them all. Figures are printed,
+update, and the two kinds of append are timed. Then ``bot.host.ratings_rebuild.rebuild`` re-rates them all. Figures are printed,
 never asserted.
 """
 
@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.host import ratings as R
-from bot.infra.store import SeatRow, Store
+from bot.host.ratings_rebuild import rebuild
+from bot.infra.store import Commit, SeatRow, Store
 from rules import playout, registry
 
 GAMES = (("cartagena", 4, {}), ("martinique", 2, {}), ("flagon", 4, {"length": "short"}))
@@ -56,7 +57,7 @@ async def fill(store: Store, games: int, rnd: random.Random) -> tuple[list[float
             else SeatRow(s, 1000 + p, f"player{p}", None)
             for s, p in enumerate(people)
         ]
-        table_id = await store.create_table(
+        table_id = await store.tables.create(
             guild_id=guild,
             channel_id=guild * 10,
             game_id=game_id,
@@ -67,7 +68,7 @@ async def fill(store: Store, games: int, rnd: random.Random) -> tuple[list[float
             now=now,
             seats=seats,
         )
-        await store.begin_game(table_id, seats, first, now)
+        await store.tables.begin(table_id, seats, first, now)
         now += 60.0
         outcome = registry.get(game_id).outcome(registry.get(game_id).load(final))
         rate = i % 2 == 0
@@ -84,7 +85,7 @@ async def fill(store: Store, games: int, rnd: random.Random) -> tuple[list[float
             else None
         )
         started = time.perf_counter()
-        await store.append(
+        await store.append(Commit(
             table_id,
             n=1,
             kind="action",
@@ -97,7 +98,8 @@ async def fill(store: Store, games: int, rnd: random.Random) -> tuple[list[float
             now=now,
             finished=True,
             rating=rating,
-        )
+            rater=R.RATER,
+        ))
         (with_rating if rate else without).append(time.perf_counter() - started)
     return with_rating, without
 
@@ -118,9 +120,9 @@ async def run(games: int, url: str | None) -> None:
             print(f"game-ending append with its rating update:    {ms(with_rating)} ({len(with_rating)} games)")
             print(f"game-ending append without (the same games):  {ms(without)} ({len(without)} games)")
             started = time.perf_counter()
-            rated = await store.rebuild_ratings()
+            rated = await rebuild(store)
             took = time.perf_counter() - started
-            print(f"rebuild_ratings: {rated} games in {took:.2f} s ({took / max(rated, 1) * 1e3:.2f} ms per game)")
+            print(f"ratings rebuild: {rated} games in {took:.2f} s ({took / max(rated, 1) * 1e3:.2f} ms per game)")
         finally:
             await store.close()
 

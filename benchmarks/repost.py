@@ -68,7 +68,7 @@ async def lost_boards_database(path: str, games: list[str] | None = None) -> int
             summary = host.table_for(channel)
             assert summary is not None and summary.status == "running", game_id
             # what the transport saved for the board before the last move; the last move's post was lost
-            await host.store.save_board_post(summary.table_id, "lost", channel, 1, summary.state_no - 1)
+            await host.store.posts.save_board_post(summary.table_id, "lost", channel, 1, summary.state_no - 1)
         return len(chosen)
     finally:
         await host.close()
@@ -92,7 +92,7 @@ async def one_round(path: str, processes: int, wait_for_workers: bool) -> dict[s
     assert len(boards) == len(outs) and boards, "a lost board came back without its picture"
     rss_repost = rss_bytes()
     # the floor: the same public boards drawn again here, warm
-    views = [(t.game_id, t.game.view(t.state, None)) for t in host._tables.values() if t.state is not None]  # noqa: SLF001
+    views = [(t.game_id, t.game.view(t.state, None)) for t in host.index.tables.values() if t.state is not None]  # noqa: SLF001
     import renderers
 
     floor = time.process_time()
@@ -104,7 +104,7 @@ async def one_round(path: str, processes: int, wait_for_workers: bool) -> dict[s
         await pool.ready()
     workers_wall = time.perf_counter() - wall
     # the next picture goes to a worker, and this process drops what its own drawings cached
-    t = next(t for t in host._tables.values() if t.state is not None)  # noqa: SLF001
+    t = next(t for t in host.index.tables.values() if t.state is not None)  # noqa: SLF001
     await host.pictures.render(t.game_id, t.game.view(t.state, None), None)
     await asyncio.sleep(0.5)
     rss_after = rss_bytes()

@@ -189,7 +189,7 @@ class Soak:
             lag_p99_ms=percentile(lag, 99) * 1000,
             lag_max_ms=max(lag, default=float("nan")) * 1000,
             load=os.getloadavg()[0],
-            tables_in_memory=len(self.host._tables),  # noqa: SLF001 - the soak looks inside
+            tables_in_memory=len(self.host.index.tables),  # noqa: SLF001 - the soak looks inside
             caches_full=cache_fill(),
         )
         self.samples.append(s)

@@ -144,7 +144,7 @@ def copy_tables(path: str, templates: dict[str, list[tuple[int, int]]], n_tables
 
 async def copy_tables_into(store: Store, templates: dict[str, list[tuple[int, int]]], n_tables: int) -> dict[str, int]:
     """:func:`copy_tables` through an open store of either kind (the same statements, one transaction)."""
-    [existing] = await store._fetch(  # noqa: SLF001 - a benchmark fills the database behind the host
+    [existing] = await store.db.fetch(  # noqa: SLF001 - a benchmark fills the database behind the host
         "SELECT COUNT(*), COALESCE(MAX(id), 0), COALESCE(MAX(channel_id), 0) FROM tables"
     )
     plan = _copy_plan(templates, n_tables, *existing)
@@ -152,8 +152,8 @@ async def copy_tables_into(store: Store, templates: dict[str, list[tuple[int, in
         for sql, rows in _copy_statements(plan):
             await tx.executemany(sql, rows)
     await store.after_copy()
-    counts = {r[0]: int(r[1]) for r in await store._fetch("SELECT status, COUNT(*) FROM tables GROUP BY status")}  # noqa: SLF001
-    counts["actions"] = int((await store._fetch("SELECT COUNT(*) FROM actions"))[0][0])  # noqa: SLF001
+    counts = {r[0]: int(r[1]) for r in await store.db.fetch("SELECT status, COUNT(*) FROM tables GROUP BY status")}  # noqa: SLF001
+    counts["actions"] = int((await store.db.fetch("SELECT COUNT(*) FROM actions"))[0][0])  # noqa: SLF001
     return counts
 
 

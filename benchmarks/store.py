@@ -11,6 +11,7 @@ Every figure is printed, never asserted, and per core as well: two cores cap the
 PostgreSQL side runs in a fresh schema of the server ``--pg`` (default the local one), dropped afterwards.
 
     python -m benchmarks.store [--pg URL] [--tables 200,500] [--actions 600] [--commits 300] [--quick]
+    python -m benchmarks.store --commit-only [--commits 2000]   # CPU per commit beside SQLite's own commit
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import argparse
 import asyncio
 import os
 import shutil
+import sqlite3
 import tempfile
 import time
 import uuid
@@ -29,7 +31,7 @@ from typing import Any
 
 from benchmarks.host import measure_host
 from benchmarks.stats import describe
-from bot.infra.store import DeadlineRow, SeatRow, Store, redact_url
+from bot.infra.store import Commit, DeadlineRow, SeatRow, Store, redact_url
 
 PG_SERVER = os.environ.get("PARLEY_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
 Log = Callable[[str], None]
@@ -92,7 +94,7 @@ async def _server_pids(store: Store) -> list[int]:
     """The PostgreSQL server processes serving ``store``'s pool (empty for SQLite)."""
     if store.dialect != "postgresql":
         return []
-    rows = await store._fetch(  # noqa: SLF001 - the benchmark looks inside
+    rows = await store.db.fetch(  # noqa: SLF001 - the benchmark looks inside
         "SELECT pid FROM pg_stat_activity WHERE application_name = ?", (_APP,)
     )
     return [int(r[0]) for r in rows]
@@ -115,7 +117,7 @@ async def measure_commit(url: str, *, commits: int = 300, concurrent: int = 20, 
         snapshot = {"state": "x" * payload}
 
         async def table() -> int:
-            tid = await store.create_table(
+            tid = await store.tables.create(
                 guild_id=1,
                 channel_id=1,
                 game_id="cartagena",
@@ -126,12 +128,12 @@ async def measure_commit(url: str, *, commits: int = 300, concurrent: int = 20, 
                 now=0.0,
                 seats=[SeatRow(0, 1, "A", None), SeatRow(1, 2, "B", None)],
             )
-            await store.begin_game(tid, [SeatRow(0, 1, "A", None), SeatRow(1, 2, "B", None)], snapshot, 0.0)
+            await store.tables.begin(tid, [SeatRow(0, 1, "A", None), SeatRow(1, 2, "B", None)], snapshot, 0.0)
             return tid
 
         async def move(tid: int, n: int) -> float:
             t0 = time.perf_counter()
-            await store.append(
+            await store.append(Commit(
                 tid,
                 n=n,
                 kind="action",
@@ -143,7 +145,7 @@ async def measure_commit(url: str, *, commits: int = 300, concurrent: int = 20, 
                 snapshot=snapshot,
                 now=float(n),
                 deadlines=[DeadlineRow(tid, (n + 1) % 2, float(n), float(n) + 86400, False)],
-            )
+            ))
             return time.perf_counter() - t0
 
         one = await table()
@@ -220,6 +222,67 @@ async def measure_stores(
     return out
 
 
+def sqlite_commit_floor(url: str, *, commits: int = 300, payload: int = 4000) -> float:
+    """CPU seconds of one SQLite commit alone: the statements a move's ``append`` runs (its log entry, a
+    snapshot of ``payload`` bytes, the deadlines replaced) in one transaction, straight through ``sqlite3`` in
+    this thread, on the store's own schema and settings (WAL, synchronous=NORMAL) in the file ``url``. The
+    floor ``append`` is measured beside: what is above it is the store's own cost."""
+    db = sqlite3.connect(url, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode=WAL").close()
+        db.execute("PRAGMA synchronous=NORMAL").close()
+        db.execute(
+            "INSERT INTO tables (guild_id, channel_id, game_id, status, host_id, options, seed, ai_seed, created,"
+            " updated) VALUES (1, 1, 'cartagena', 'running', 1, '{}', 's', 'a', 0, 0)"
+        ).close()
+        tid = db.execute("SELECT MAX(id) FROM tables").fetchone()[0]
+        blob = "x" * payload
+
+        def commit(n: int) -> None:
+            db.execute("BEGIN")
+            db.execute(
+                "INSERT INTO actions (table_id, n, kind, seat, action, by_ai, user_id, public, at)"
+                " VALUES (?, ?, 'action', ?, ?, 0, ?, ?, ?)",
+                (tid, n, n % 2, f"move {n}", 1 + n % 2, f'["A moved ({n})"]', float(n)),
+            )
+            db.execute(
+                "UPDATE tables SET state_no = ?, snapshot = ?, updated = ?, status = 'running' WHERE id = ?",
+                (n, blob, float(n), tid),
+            )
+            db.execute("DELETE FROM deadlines WHERE table_id = ?", (tid,))
+            db.execute(
+                "INSERT INTO deadlines (table_id, seat, started, due, reminded) VALUES (?, ?, ?, ?, 0)",
+                (tid, (n + 1) % 2, float(n), float(n) + 86400),
+            )
+            db.execute("COMMIT")
+
+        for n in range(1, 11):
+            commit(n)
+        t0 = time.process_time()
+        for n in range(11, 11 + commits):
+            commit(n)
+        return (time.process_time() - t0) / commits
+    finally:
+        db.close()
+
+
+async def measure_commit_only(*, commits: int = 2000) -> dict[str, float]:
+    """CPU per ``append`` on SQLite (one table, one commit after another) and the floor, SQLite's own commit of
+    the same statements (:func:`sqlite_commit_floor`), each on a fresh file; the smaller of two runs of each,
+    so a busy machine's noise counts once."""
+    best: dict[str, float] = {}
+    for _ in range(2):
+        async with fresh_store("sqlite") as url:
+            c = await measure_commit(url, commits=commits, concurrent=1)
+            best["append"] = min(best.get("append", 1.0), c["cpu_client"])
+        async with fresh_store("sqlite") as url:
+            store = Store(url)
+            await store.open()
+            await store.close()
+            best["floor"] = min(best.get("floor", 1.0), sqlite_commit_floor(url, commits=commits))
+    return best
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f} ms" if seconds < 0.01 else f"{seconds * 1000:.1f} ms"
 
@@ -263,11 +326,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pg", default=PG_SERVER, help="PostgreSQL server (a schema is created and dropped there)")
     parser.add_argument("--tables", default="200,500", help="host load points")
     parser.add_argument("--actions", type=int, default=600, help="measured moves per load point")
-    parser.add_argument("--commits", type=int, default=300, help="commits timed per store")
+    parser.add_argument(
+        "--commits", type=int, default=None, help="commits timed per store (default 300; 2000 with --commit-only)"
+    )
     parser.add_argument("--processes", type=int, default=None, help="render worker processes (default one per core)")
     parser.add_argument("--quick", action="store_true", help="fewer samples (80 moves per point, 100 commits)")
+    parser.add_argument(
+        "--commit-only",
+        action="store_true",
+        help="only the CPU one SQLite append costs, beside SQLite's own commit of the same statements",
+    )
     args = parser.parse_args(argv)
-    actions, commits, moves = (80, 100, 30) if args.quick else (args.actions, args.commits, 100)
+    if args.commit_only:
+        c = asyncio.run(measure_commit_only(commits=args.commits or 2000))
+        print(
+            f"sqlite: CPU per append {c['append'] * 1e6:.0f} µs; floor (SQLite's own commit of the same statements)"
+            f" {c['floor'] * 1e6:.0f} µs; append ÷ floor {c['append'] / c['floor']:.1f}×"
+        )
+        return 0
+    actions, commits, moves = (80, 100, 30) if args.quick else (args.actions, args.commits or 300, 100)
     r = asyncio.run(
         measure_stores(
             tables=[int(t) for t in args.tables.split(",")],

@@ -147,7 +147,7 @@ async def play_one(game_id: str, seed: str, tmp: Path, options: dict[str, str] |
         summary = host.table_for(CHANNEL)
         if summary is None or summary.status != "running":
             break
-        row = await host.store.get_table(summary.table_id)
+        row = await host.store.tables.get(summary.table_id)
         assert row is not None and row.snapshot is not None
         state = game.load(row.snapshot)
         seat = game.to_act(state)[0]
@@ -159,7 +159,7 @@ async def play_one(game_id: str, seed: str, tmp: Path, options: dict[str, str] |
         take(result)
         out.moves += 1
     out.seconds = time.perf_counter() - started
-    row = await host.store.get_table(host._last.get(CHANNEL) or summary.table_id)  # noqa: SLF001 - a benchmark
+    row = await host.store.tables.get(host.index.last.get(CHANNEL) or summary.table_id)  # noqa: SLF001 - a benchmark
     final = game.view(game.load(row.snapshot), None) if row is not None and row.snapshot else {}
     lines = [line for text in boards.values() for line in text.splitlines()]
     out.lines = len(lines)

@@ -215,7 +215,7 @@ async def _serve(cfg: WebConfig, url: str, log: Any) -> dict[str, Any]:
         result = await asyncio.to_thread(mine.recv)
         if "error" in result:
             raise RuntimeError(result["error"])
-        logs = {slug: {e.n: e.at for e in await host.store.log(host.table_for(c[0].channel_id).table_id)}
+        logs = {slug: {e.n: e.at for e in await host.store.tables.log(host.table_for(c[0].channel_id).table_id)}
                 for slug, c in zip(slugs, seated, strict=True)}
         return {"result": result, "logs": logs, "moves": moves, "cpu": cpu, "wall": wall, "processes": processes,
                 "poll": app.hub.feed.poll_seconds, "listening": app.hub.feed.listening}

@@ -260,6 +260,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _ratings(args: argparse.Namespace) -> int:
     from bot.host.factory import build_store
+    from bot.host.ratings_rebuild import rebuild as rebuild_ratings
     from bot.infra import settings as settings_mod
 
     try:
@@ -274,7 +275,7 @@ def _ratings(args: argparse.Namespace) -> int:
         store = build_store(settings)
         await store.open(create=False)  # a typo in --db must not create an empty database
         try:
-            return await store.rebuild_ratings()
+            return await rebuild_ratings(store)
         finally:
             await store.close()
 

@@ -5,14 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import logging
 import re
-import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
-
-log = logging.getLogger("parley.tables")
 
 
 @dataclass(frozen=True)
@@ -180,26 +175,3 @@ class TableSummary:
     seats: tuple[SeatInfo, ...]
     state_no: int
     to_act: tuple[int, ...]
-
-
-def guarded(method: Callable[..., Awaitable[Outputs]]) -> Callable[..., Awaitable[Outputs]]:
-    """Turn an unexpected exception into a polite refusal and a log line (type and traceback only: an
-    exception message may quote a secret action)."""
-
-    @functools.wraps(method)
-    async def wrapper(self: Any, *args: Any, **kwargs: Any) -> Outputs:
-        try:
-            return await method(self, *args, **kwargs)
-        except Exception as exc:  # noqa: BLE001 - the transport must always get an answer
-            self.internal_errors += 1
-            log.error(
-                "internal error in %s: %s\n%s",
-                method.__name__,
-                type(exc).__name__,
-                "".join(traceback.format_tb(exc.__traceback__)),
-            )
-            return Outputs(
-                ok=False, reply="Something went wrong inside Parley; nothing was lost. The error was logged."
-            )
-
-    return wrapper

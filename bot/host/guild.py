@@ -5,36 +5,46 @@ from __future__ import annotations
 from typing import Any
 
 from bot.host import ratings
-from bot.host.api import Caller, Outputs, guarded
+from bot.host.api import Caller, Outputs
+from bot.host.messages import refuse, say
 from bot.host.outputs import clip, duration, escape_name, quote
 from bot.infra.store import Store
 from rules import registry
 
 
+class GuildSettings:
+    """Each server's settings, read from the store once and kept: every move asks for the turn time limit."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._known: dict[int, dict[str, Any]] = {}
+
+    async def get(self, guild_id: int) -> dict[str, Any]:
+        """The server's settings (host_role_id, anyone_can_open, turn_limit_seconds, ai_takeover, web_pages); the
+        caller must not change the dict it gets."""
+        if guild_id not in self._known:
+            self._known[guild_id] = await self.store.guilds.settings(guild_id)
+        return self._known[guild_id]
+
+    async def save(self, guild_id: int, values: dict[str, Any]) -> None:
+        await self.store.guilds.save_settings(guild_id, values)
+        self._known[guild_id] = values
+
+
 class GuildCommands:
-    """Mixed into :class:`bot.host.tables.TableHost`, which provides ``store``, ``_settings`` and ``internal_errors``."""
+    """Per-server commands: ``/config``, ``/stats``, the leaderboard, ``/forget-me`` and ``/rules``."""
 
-    store: Store
-    _settings: dict[int, dict[str, Any]]
-    internal_errors: int
-
-    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
-        """The server's settings (host_role_id, anyone_can_open, turn_limit_seconds, ai_takeover, web_pages)."""
-        return dict(await self._guild_settings(guild_id))
-
-    async def _guild_settings(self, guild_id: int) -> dict[str, Any]:
-        if guild_id not in self._settings:
-            self._settings[guild_id] = await self.store.settings(guild_id)
-        return self._settings[guild_id]
+    def __init__(self, store: Store, settings: GuildSettings) -> None:
+        self.store = store
+        self.settings = settings
 
     # -- settings and statistics ---------------------------------------------------------------------
-    @guarded
     async def config(self, caller: Caller, **settings: Any) -> Outputs:
         """Change the server's settings. Every value is checked here against its declared range and type, whatever
         the transport let through: Discord's client enforces a command's min/max, a forged interaction need not."""
         if not caller.admin:
-            return Outputs(ok=False, reply="Only members with Manage Server can change Parley's settings.")
-        current = dict(await self._guild_settings(caller.guild_id))
+            return refuse("config_needs_admin")
+        current = dict(await self.settings.get(caller.guild_id))
         for key, value in settings.items():
             if value is None and key != "host_role_id":
                 continue
@@ -42,8 +52,7 @@ class GuildCommands:
             if isinstance(checked, _Refusal):
                 return Outputs(ok=False, reply=checked.reply)
             current[key] = checked
-        await self.store.save_settings(caller.guild_id, current)
-        self._settings[caller.guild_id] = current
+        await self.settings.save(caller.guild_id, current)
         role = f"<@&{current['host_role_id']}>" if current["host_role_id"] else "none"
         text = (
             f"Host role: {role}; anyone can open tables: {'yes' if current['anyone_can_open'] else 'no'}; "
@@ -53,14 +62,15 @@ class GuildCommands:
         )
         return Outputs(reply=text)
 
-    @guarded
     async def stats(self, caller: Caller, user_id: int | None = None) -> Outputs:
         # everything shown is this server's: a member's games elsewhere are not this server's business
         uid = caller.user_id if user_id is None else user_id
-        rows = await self.store.user_stats(caller.guild_id, uid)
-        name = None if uid == caller.user_id else await self.store.user_name(caller.guild_id, uid)
+        rows = await self.store.guilds.user_stats(caller.guild_id, uid)
+        name = None if uid == caller.user_id else await self.store.guilds.user_name(caller.guild_id, uid)
         who = "You have" if uid == caller.user_id else f"{escape_name(name) if name else 'That member'} has"
-        rated = {g: (r, rank) for g, r, rank in await self.store.user_ratings(caller.guild_id, uid)}
+        rated = {g: (r, rank) for g, r, rank in await self.store.ratings.of_user(
+            caller.guild_id, uid, min_games=ratings.MIN_GAMES
+        )}
         # a game only left half-way has no result row (the AI finished it) but is rated all the same
         played_games = {g for g, _, _ in rows}
         rows += [(g, 0, 0) for g in sorted(rated) if g not in played_games]
@@ -79,15 +89,12 @@ class GuildCommands:
             lines.append(f"• {title}: {'; '.join(parts)}")
         return Outputs(reply="\n".join(lines))
 
-    @guarded
     async def leaderboard(self, caller: Caller, game_id: str) -> Outputs:
         try:
             game = registry.get(game_id)
         except KeyError:
-            return Outputs(
-                ok=False, reply=f"There is no game '{quote(game_id)}'. Games: {', '.join(registry.game_ids())}."
-            )
-        rows = await self.store.rating_board(caller.guild_id, game.info.id)
+            return refuse("no_such_game", game=quote(game_id), games=", ".join(registry.game_ids()))
+        rows = await self.store.ratings.board(caller.guild_id, game.info.id, min_games=ratings.MIN_GAMES)
         if not rows:
             return Outputs(reply=f"Nobody has {ratings.MIN_GAMES} rated {game.info.title} games on this server yet.")
         lines = [f"**{game.info.title}** leaderboard · skill μ − 3σ · after {ratings.MIN_GAMES} rated games"]
@@ -97,13 +104,12 @@ class GuildCommands:
         ]
         return Outputs(reply="\n".join(lines))
 
-    @guarded
     async def forget_me(self, caller: Caller) -> Outputs:
-        n = await self.store.forget_user(caller.user_id)
+        n = await self.store.guilds.forget_user(caller.user_id)
         return Outputs(reply=f"Deleted your statistics and ratings on every server ({n} game results).")
 
-    @guarded
-    async def rules(self, game_id: str | None = None, section: str = "rules") -> Outputs:
+    @staticmethod
+    async def rules(game_id: str | None = None, section: str = "rules") -> Outputs:
         """A game's rules summary, or with ``section="cards"`` its cards and what each does. Not clipped: the
         transport fits it (Discord sends it as embeds; its first line is the title)."""
         if not game_id:
@@ -112,9 +118,7 @@ class GuildCommands:
         try:
             game = registry.get(game_id)
         except KeyError:
-            return Outputs(
-                ok=False, reply=f"There is no game '{quote(game_id)}'. Games: {', '.join(registry.game_ids())}."
-            )
+            return refuse("no_such_game", game=quote(game_id), games=", ".join(registry.game_ids()))
         title = game.info.title
         if section == "cards":
             cards = tuple(getattr(game.info, "cards", ()) or ())
@@ -144,20 +148,20 @@ def _checked_setting(key: str, value: Any) -> Any:
             return None
         if _whole(value) and 0 < int(value) <= MAX_SNOWFLAKE:
             return int(value)
-        return _Refusal("The host role must be one of this server's roles, or none.")
+        return _Refusal(say("host_role"))
     if key in ("anyone_can_open", "ai_takeover", "web_pages"):
         if isinstance(value, bool):
             return value
         word = str(value).strip().lower()
         if word in _YES or word in _NO:
             return word in _YES
-        return _Refusal(f"{key.replace('_', ' ').capitalize()} is on or off.")
+        return _Refusal(say("on_or_off", setting=key.replace("_", " ").capitalize()))
     if key == "turn_limit_seconds":
         low, high = TURN_LIMIT_MINUTES
         if _whole(value) and low * 60 <= int(value) <= high * 60:
             return int(value)
-        return _Refusal(f"The turn time limit must be from {low} minute to {high:,} minutes ({high // 1440} days).")
-    return _Refusal(f"Unknown setting '{quote(str(key))}'; settings: {', '.join(SETTINGS)}.")
+        return _Refusal(say("turn_limit", low=low, high=high, days=high // 1440))
+    return _Refusal(say("unknown_setting", key=quote(str(key)), settings=", ".join(SETTINGS)))
 
 
 def _whole(value: Any) -> bool:

@@ -1,23 +1,20 @@
-"""Building what a table says: board posts (one per turn, edited as the turn goes on), prompts, DMs and the
-lobby post. A host call collects everything in a :class:`Batch`; :meth:`PostsMixin._flush` draws all its pictures in
-one trip off the event loop and turns it into :class:`Outputs`."""
+"""Building what a table says: board posts (one per turn, edited as the turn goes on), prompts, DMs, notes and
+the lobby post. A host call collects everything in a :class:`Batch`; :meth:`bot.host.narration.Narration.flush`
+draws all its pictures in one trip off the event loop and turns it into :class:`Outputs`. Everything here is a
+plain function of a table: no part of the host is needed to say what the table looks like."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import renderers
 from bot.host.api import Outputs, Post
-from bot.host.outputs import MAX_TEXT, MAX_TURN_LINES, clip, fold_repeats, private_text
+from bot.host.outputs import MAX_TEXT, MAX_TURN_LINES, clip, escape_name, outcome_text, private_text
+from bot.host.reactions import Reaction, reaction
 from bot.host.table import Table
-from bot.infra.pictures import Pictures
-from bot.infra.store import Store
-from rules.core import Game, canonical_json
-
-log = logging.getLogger("parley.tables")
+from rules.core import Game
 
 #: said in a post whose picture could not be drawn (logged), so a missing picture is never silent
 NO_BOARD = "(The board picture could not be drawn this time; `/table status` shows the board.)"
@@ -37,7 +34,7 @@ class Pending:
     to_act: tuple[int, ...]
     state_no: int
     final: bool = False  # a closed turn's post or the last board: no prompt, no buttons
-    reaction: Any = None  # bot.host.reactions.Reaction: what the seats that owe nothing may still do
+    reaction: Reaction | None = None  # what the seats that owe nothing may still do (bot.host.reactions)
 
 
 @dataclass
@@ -51,8 +48,10 @@ class Batch:
     private: dict[tuple[int, int | None], list[str]] = field(default_factory=dict)
     summary: str | None = None
     replay: bool = False
-    #: users whose news in this batch is already owed in the store, committed with its moves (bot.host.play)
+    #: users whose news in this batch is already owed in the store, committed with its moves (bot.host.turns)
     owed: set[int] = field(default_factory=set)
+    #: for each DM a move started, how many posts of the batch came before it (:func:`note_dm_places`)
+    dm_places: dict[tuple[int, int | None], int] = field(default_factory=dict)
 
     def board(self, pending: Pending) -> None:
         for i, old in enumerate(self.boards):
@@ -105,151 +104,136 @@ def with_fine_print(text: str, game_id: str, view: dict[str, Any], seat: int | N
     return text + "\n\n" + "\n".join(kept) if kept else text
 
 
-class PostsMixin:
-    """Part of :class:`bot.host.tables.TableHost`: turns a table's moves into posts."""
+def prompt(t: Table, to_act: tuple[int, ...], view: dict[str, Any]) -> tuple[str, list[int]]:
+    """The board post's last line: who must act and what they owe, in the game's words (``Game.owed``), each
+    seat named as everywhere else. A simultaneous phase lists everyone still owing."""
+    if not to_act:
+        return "", []
+    humans = [s for s in to_act if t.seats[s].ai_level is None]
+    if not humans:
+        return "", []  # AI seats move at once: no prompt
+    mentions = [int(t.seats[s].user_id) for s in humans if t.seats[s].user_id is not None]
+    return prompt_line(t.game, view, list(to_act), lambda s: t.who(s, view)), mentions
 
-    pictures: Pictures
-    replay_frames: int
-    store: Store
-    later: Callable[..., None]
 
-    def _prompt(self, t: Table, to_act: tuple[int, ...], view: dict[str, Any]) -> tuple[str, list[int]]:
-        """The board post's last line: who must act and what they owe, in the game's words (``Game.owed``), each
-        seat named as everywhere else. A simultaneous phase lists everyone still owing."""
-        if not to_act:
-            return "", []
-        humans = [s for s in to_act if t.seats[s].ai_level is None]
-        if not humans:
-            return "", []  # AI seats move at once: no prompt
-        mentions = [int(t.seats[s].user_id) for s in humans if t.seats[s].user_id is not None]
-        return prompt_line(t.game, view, list(to_act), lambda s: t.who(s, view)), mentions
+def pend_board(t: Table, batch: Batch) -> Pending:
+    """The table's board post as it is now, added to the batch (replacing an earlier one of the same turn)."""
+    game = t.game
+    assert t.state is not None
+    pending = Pending(
+        key=t.turn_key,
+        lines=list(t.turn_lines[-MAX_TURN_LINES:]),
+        view=game.view(t.state, None),
+        to_act=tuple(game.to_act(t.state)) if t.status == "running" else (),
+        state_no=t.state_no,
+        reaction=reaction(t),
+    )
+    batch.board(pending)
+    return pending
 
-    def owed_for(self, caller: Any) -> str:
-        """What the caller must do now, in the game's words (the picker's heading), or "" if they owe nothing. The
-        heading is the caller's alone, so the game reads the caller's own view: it may name the next step of a plan
-        only the caller knows (Buccaneer's distance, then facing; Long John Silver's hint token)."""
-        t = self._active_table(caller.channel_id)  # type: ignore[attr-defined]
-        if t is None or t.status != "running" or t.state is None:
-            return ""
-        seat = t.seat_of(caller.user_id)
-        try:
-            if seat is None or seat not in t.game.to_act(t.state):
-                return ""
-            return t.game.owed(t.game.view(t.state, seat), seat).rstrip(".")
-        except Exception:  # noqa: BLE001 - a heading must never keep the picker from opening
-            log.exception("owed() failed on table %s", t.id)
-            return ""
 
-    def _pend_board(self, t: Table, batch: Batch) -> Pending:
-        game = t.game
-        assert t.state is not None
-        pending = Pending(
-            key=t.turn_key,
-            lines=list(t.turn_lines[-MAX_TURN_LINES:]),
-            view=game.view(t.state, None),
-            to_act=tuple(game.to_act(t.state)) if t.status == "running" else (),
-            state_no=t.state_no,
-            reaction=self._reaction(t),
+def private_post(t: Table, seat: int, lines: list[str], batch: Batch) -> None:
+    """News for the seat's player by DM, if a person who can be reached plays it."""
+    s = t.seats[seat]
+    if s.ai_level is not None or s.user_id is None or not s.reachable:
+        return
+    batch.dm(int(s.user_id), seat, lines)
+
+
+def note_dm_places(batch: Batch, before: set[tuple[int, int | None]]) -> None:
+    """Remember, for each DM the last move started, how many posts of the batch came before it, so a transport
+    that shows everything in one stream (the terminal) prints the news with the move that caused it rather than
+    after a run of AI turns. Applied to the outputs by :func:`place_dms`."""
+    for key in batch.private:
+        if key not in before:
+            batch.dm_places.setdefault(key, len(batch.order))
+
+
+def place_dms(batch: Batch, out: Outputs) -> None:
+    """Set ``Post.after`` of the outputs' DMs from the places :func:`note_dm_places` noted: the number of public
+    posts that precede the news (a board folded away by a long run of AI turns counts for nothing)."""
+    places = batch.dm_places
+    if not places:
+        return
+    shown = [kind == "note" or batch.boards[i] is not None for kind, i in batch.order]
+    keys = list(batch.private)
+    for (user, post), key in zip(out.private, keys, strict=False):
+        if key in places and key[0] == user:
+            post.after = sum(shown[: places[key]])
+
+
+def private_summary(game: Game, public_view: dict[str, Any], seat_view: dict[str, Any], seat: int) -> str:
+    """The game's own summary of what only ``seat`` knows; a generic one from the view if it gives none."""
+    if type(game).private_summary is not Game.private_summary:
+        # the game speaks for its private view: empty means nothing secret yet (not a dump of raw fields)
+        return game.private_summary(seat_view, seat) or "You hold nothing secret yet."
+    return private_text(public_view, seat_view)
+
+
+def note(t: Table, text: str, mentions: list[int] | None = None) -> Post:
+    """A public notice of the table, without a board."""
+    return Post(text=clip(text), mentions=mentions or [], table_id=t.id)
+
+
+# -- the lobby post: one message per table, edited as the table changes --------------------------------
+def lobby_text(t: Table) -> str:
+    """The lobby post as the table is now: its seats while it gathers; once started, who plays what; at the
+    end, how it ended. Colours (ports, roles) are named only for a game that deals them by seat order."""
+    game = t.game
+    names = game.info.seat_names
+    opts = ", ".join(f"{k}: {v}" for k, v in t.options.items()) or "none"
+    head = f"**{game.info.title}** · table {t.id}"
+    seats = sorted(t.seats, key=lambda s: s.seat)
+    if t.status == "lobby":
+        lines = [
+            f"{head} · lobby · options: {opts}",
+            f"Seats ({len(t.seats)} of {game.info.min_players}–{game.info.max_players}):",
+        ]
+        for rank, s in enumerate(seats):
+            # an AI seat's name says its level and any think time of its own ("AI 1 (hard, 3 s)")
+            kind = escape_name(s.name)
+            # the colour this seat gets at the start: a game that has colours deals them in seat order
+            colour = f" — {names[rank]}" if rank < len(names) else ""
+            lines.append(f"  {s.seat + 1}. {kind}{colour}")
+        lines += [f"💡 {tip}" for tip in game.lobby_notes(len(t.seats), t.options)]  # the game's advice
+        order = (
+            "Seats are played in this order; the game's colours follow it."
+            if names
+            else "Seats are played in this order."
         )
-        batch.board(pending)
-        return pending
-
-    def _private_post(self, t: Table, seat: int, lines: list[str], batch: Batch) -> None:
-        s = t.seats[seat]
-        if s.ai_level is not None or s.user_id is None or not s.reachable:
-            return
-        batch.dm(int(s.user_id), seat, lines)
-
-    async def _flush(self, t: Table, batch: Batch, *, reply: str = "", ok: bool = True) -> Outputs:
-        """Render every picture of the batch in one trip off the event loop and assemble the outputs."""
-        game = t.game
-        state = t.state
-        drawn = [i for i, b in enumerate(batch.boards) if b is not None]
-        jobs: list[tuple[dict[str, Any], int | None]] = [(batch.boards[i].view, None) for i in drawn]
-        # a DM shows the seat's private view as it is now, after every move of this call
-        dms = [(user, seat, lines) for (user, seat), lines in batch.private.items()]
-        pictures = [(user, seat) for user, seat, _ in dms if seat is not None and state is not None]
-        jobs += [(game.view(state, seat), seat) for _, seat in pictures]
-        # identical views (a closed turn's post and the next turn's post) are drawn once
-        keys = [canonical_json([v, s]) for v, s in jobs]
-        unique = list(dict.fromkeys(keys))
-        first = {k: jobs[keys.index(k)] for k in unique}
-        drawn_once = dict(
-            zip(unique, await self.pictures.render_many(t.game_id, [first[k] for k in unique]), strict=True)
+        lines.append(
+            f"Host: {host_text(t)}. Join with /table join; the host or a moderator starts with /table start."
+            f" {order}"
         )
-        images = [drawn_once[k] for k in keys]
-        board_images = dict(zip(drawn, images, strict=False))
-        dm_images = dict(zip(pictures, images[len(drawn) :], strict=True))
-        out = Outputs(ok=ok, reply=reply, channel_id=t.channel_id)
-        header = f"**{game.info.title}** · table {t.id}"
-        for kind, i in batch.order:
-            if kind == "note":
-                out.public.append(batch.notes[i])
-                continue
-            b = batch.boards[i]
-            if b is None:
-                continue
-            prompt, mentions = self._prompt(t, b.to_act, b.view) if b.final is False else ("", [])
-            reaction = b.reaction if b.final is False else None
-            extra = [reaction.line] if reaction is not None else []
-            missing = [NO_BOARD] if board_images[i] is None else []
-            lines = [f"{header} · move {b.state_no}", *fold_repeats(b.lines), *filter(None, [prompt, *extra]), *missing]
-            text = with_fine_print("\n".join(lines), t.game_id, b.view)
-            out.public.append(
-                Post(
-                    text=text,
-                    image=board_images[i],
-                    mentions=mentions,
-                    buttons=bool(mentions),
-                    state_no=b.state_no,
-                    board_key=b.key,
-                    table_id=t.id,
-                    optional=list(reaction.offer) if reaction is not None else [],
-                    decline=reaction is not None and reaction.hold,
-                )
-            )
-        public_view = game.view(state, None) if state is not None else {}
-        for user, seat, lines in dms:
-            if seat is None or state is None:
-                out.private.append((user, Post(text=clip("\n".join(lines)), table_id=t.id)))
-                continue
-            mine = game.view(state, seat)
-            summary = self._private_summary(game, public_view, mine, seat)
-            head = f"**{game.info.title}** (table {t.id}) — {t.who(seat, public_view)}"
-            text = "\n".join([head, *lines, summary])
-            image = dm_images[(user, seat)]
-            if image is None:
-                text += f"\n{NO_HAND}"
-            text = with_fine_print(text, t.game_id, mine, seat)
-            if t.last_dm.get(seat) == text:
-                continue  # the same news twice says nothing new
-            t.last_dm[seat] = text
-            out.private.append((user, Post(text=text, image=image, filename="hand.png", table_id=t.id)))
-        if batch.summary is not None:
-            # the final board is the last board of the batch: drawn once, shown twice
-            final_image = board_images[drawn[-1]] if drawn else None
-            out.public.append(Post(text=clip(batch.summary), image=final_image, filename="final.png", table_id=t.id))
-        if batch.replay:
-            # the result is posted now, as fast as any move; the replay follows in its own message once drawn
-            self.later(self._replay_post(t), after=out)
-        return out
+        return "\n".join(lines)
+    if t.state is None:
+        return f"{head} · closed before the start."
+    who = ", ".join(t.who(s.seat) for s in seats)
+    if t.status == "running":
+        return (
+            f"{head} · started · options: {opts}\nPlaying: {who}.\nHost: {host_text(t)}."
+            " The board is below; /table status shows it again."
+        )
+    if t.status == "finished":
+        outcome = game.outcome(t.state)
+        result = outcome_text(game, outcome, [t.who(s.seat) for s in seats]).splitlines()[0] if outcome else ""
+        return f"{head} · finished\nPlayed by: {who}.\n{result}\n/table history has the whole record."
+    return f"{head} · ended early (abandoned)\nPlayed by: {who}.\n/table history has the record."
 
-    async def _replay_post(self, t: Table) -> Outputs:
-        """The animated public board of the whole game, rebuilt in a render worker from the seed and the log."""
-        entries = await self.store.log(t.id)
-        moves = [(e.kind, e.seat, e.action) for e in entries]
-        data = await self.pictures.replay(t.game_id, len(t.seats), t.options, t.seed, moves, self.replay_frames)
-        text = f"Replay of table {t.id}." if data else f"The replay of table {t.id} could not be drawn, sorry."
-        post = Post(text=text, image=data, filename="replay.gif", table_id=t.id)
-        return Outputs(public=[post], channel_id=t.channel_id)
 
-    @staticmethod
-    def _private_summary(game: Game, public_view: dict[str, Any], seat_view: dict[str, Any], seat: int) -> str:
-        """The game's own summary of what only ``seat`` knows; a generic one from the view if it gives none."""
-        if type(game).private_summary is not Game.private_summary:
-            # the game speaks for its private view: empty means nothing secret yet (not a dump of raw fields)
-            return game.private_summary(seat_view, seat) or "You hold nothing secret yet."
-        return private_text(public_view, seat_view)
+def host_text(t: Table) -> str:
+    """Who hosts the table, as the lobby post says it: their name, marked when they hold no seat."""
+    seated = next((s.name for s in t.seats if s.user_id == t.host_id and s.ai_level is None), None)
+    if seated is not None:
+        return escape_name(seated)
+    return f"{escape_name(t.host_name)} (not playing)" if t.host_name else "a moderator"
 
-    def _note(self, t: Table, text: str, mentions: list[int] | None = None) -> Post:
-        return Post(text=clip(text), mentions=mentions or [], table_id=t.id)
+
+def lobby_post(t: Table, *, edit_only: bool = False) -> Post:
+    """The table's lobby post as it is now."""
+    return Post(text=clip(lobby_text(t)), board_key=f"{t.id}:lobby", table_id=t.id, edit_only=edit_only)
+
+
+def lobby_out(t: Table, reply: str) -> Outputs:
+    # one lobby message, edited as seats fill (same board_key)
+    return Outputs(reply=reply, public=[lobby_post(t)], channel_id=t.channel_id)

@@ -1,7 +1,8 @@
 """Skill ratings: a finished game's outcome turned into openskill sides and places, and the new ratings.
 
-Pure: no database, no Discord. The store reads the current ratings, calls :func:`rate` inside the transaction
-of the game-ending move and writes what it returns, so a game is never finished without its rating update.
+Pure: no database, no Discord. The store reads the current ratings, calls :func:`rate` (handed to it as
+:data:`RATER`) inside the transaction of the game-ending move and writes what it returns, so a game is never
+finished without its rating update. The records (:class:`Rating`, :class:`Change`, ...) are the store's rows.
 
 The model is openskill's Plackett–Luce (Weng–Lin Bayesian ratings) with its default parameters: every rating
 starts at μ = 25, σ = 25/3, and tables rank players by the conservative rating μ − 3σ. One rating exists per
@@ -12,11 +13,11 @@ how they measure up against each level.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
 from bot.host.outputs import escape_name
+from bot.infra.store.rows import Change, Entry, RatedGame, Rater, Rating
 from rules.core import Outcome
 
 #: the one model of the whole bot: ratings computed with other parameters would not be comparable
@@ -25,57 +26,7 @@ MODEL = PlackettLuce()
 MIN_GAMES = 3
 AI_PREFIX = "ai:"
 
-
-@dataclass(frozen=True)
-class Rating:
-    mu: float
-    sigma: float
-    games: int = 0
-
-    @property
-    def conservative(self) -> float:
-        """μ − 3σ: the skill the player has with 99.7 % confidence, the leaderboard's order."""
-        return self.mu - 3 * self.sigma
-
-
 DEFAULT = Rating(MODEL.mu, MODEL.sigma, 0)
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One seat of a rated game: who played it, on which side, and the side's place (1 best)."""
-
-    seat: int
-    player: str  # the rating's key: a user id in decimal, or "ai:<level>"
-    user_id: int | None
-    name: str
-    team: int
-    place: int
-
-
-@dataclass(frozen=True)
-class RatedGame:
-    table_id: int
-    guild_id: int
-    game_id: str
-    finished: float
-    entries: tuple[Entry, ...]
-
-    @property
-    def players(self) -> list[str]:
-        return sorted({e.player for e in self.entries})
-
-
-@dataclass(frozen=True)
-class Change:
-    """A seat's rating before and after a game (a player in two seats has the same ``after`` in both)."""
-
-    seat: int
-    player: str
-    user_id: int | None
-    name: str
-    before: Rating
-    after: Rating
 
 
 def ai_player(level: str) -> str:
@@ -184,6 +135,10 @@ def rate(game: RatedGame, current: Mapping[str, Rating]) -> tuple[list[Change], 
     }
     changes = [Change(e.seat, e.player, e.user_id, e.name, prior[e.player], new[e.player]) for e in game.entries]
     return changes, new
+
+
+#: the model as the store applies it inside a commit (bot/infra/store/ratings.py)
+RATER = Rater(DEFAULT, rate)
 
 
 def replay(games: Sequence[RatedGame]) -> dict[tuple[int, str, str], Rating]:

@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from collections.abc import Callable
 
 from bot.host.api import Outputs, Post
+from bot.host.background import Background
+from bot.host.guild import GuildSettings
+from bot.host.health import Health
+from bot.host.index import TableIndex
+from bot.host.narration import Narration
 from bot.host.outputs import clip
-from bot.host.play import place_dms
-from bot.host.posts import Batch
+from bot.host.posts import Batch, pend_board
+from bot.host.ratings_rebuild import rate_earlier_games
 from bot.host.table import Table
-from bot.infra.pictures import Pictures
 from bot.infra.replay import current_turn, replay_steps, same_state
 from bot.infra.store import DeadlineRow, LogRow, SeatRow, Store, TableRow
 from rules.core import State
@@ -21,41 +26,55 @@ from rules.core import State
 log = logging.getLogger("parley.tables")
 
 
-class RestoreMixin:
-    """Part of :class:`bot.host.tables.TableHost`: bringing tables back after a restart."""
+class Restore:
+    """Bringing tables back after a restart. ``owns_guild`` (a cluster's :meth:`bot.infra.shards.Shards.owns`)
+    limits the tables restored, and so timed and reposted, to the guilds on this process's shards."""
 
-    store: Store
-    pictures: Pictures
-    clock: Callable[[], float]
-    _tables: dict[int, Table]
-    _active: dict[int, int]
-    internal_errors: int
-    replay_mismatches: list[int]
-    owns_guild: Callable[[int], bool]
-    dms_tracked: bool
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], float],
+        rand: random.Random,
+        health: Health,
+        index: TableIndex,
+        settings: GuildSettings,
+        narration: Narration,
+        background: Background,
+        owns_guild: Callable[[int], bool],
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.rand = rand
+        self.health = health
+        self.index = index
+        self.settings = settings
+        self.narration = narration
+        self.background = background
+        self.owns_guild = owns_guild
 
-    async def _start_host(self) -> None:
+    async def start(self) -> None:
         """Apply migrations and index every lobby and running table from its row, snapshot, seats and stored
         deadlines, so every channel is served and every timer runs at once. A running table's log is read and its
         replay checked against the snapshot, with a loud ERROR log line on a mismatch, when the table is first
         touched (:meth:`_load`): start-up stays quick with thousands of stored tables."""
         await self.store.open()
+        await rate_earlier_games(self.store)
         live = ("lobby", "running")
         # in a cluster, only the tables of guilds on this process's shards: their timers, AI seats and lost
         # boards are this process's to serve, the others' belong to the process holding their shards
-        rows = [row for row in await self.store.tables_with_status(*live) if self.owns_guild(row.guild_id)]
-        seats = await self.store.seats_of_tables_with_status(*live)
+        rows = [row for row in await self.store.tables.with_status(*live) if self.owns_guild(row.guild_id)]
+        seats = await self.store.seats.by_status(*live)
         deadlines: dict[int, dict[int, DeadlineRow]] = {}
-        for d in await self.store.deadlines():
+        for d in await self.store.tables.deadlines():
             deadlines.setdefault(d.table_id, {})[d.seat] = d
         for row in rows:
             try:
                 await self._restore(row, seats.get(row.id, []), deadlines.get(row.id, {}))
             except Exception as exc:  # noqa: BLE001 - one broken table must not keep the others down
-                self.internal_errors += 1
+                self.health.internal_errors += 1
                 log.error("table %s could not be restored: %s", row.id, type(exc).__name__)
             row.snapshot = None  # the state is a copy: let its memory serve the next tables
-        # the worker processes boot afterwards (TableHost.start_workers): their warm-up would slow the indexing
+        # the worker processes boot afterwards (bot.host.tables.TableHost.start_workers): their warm-up would slow the indexing
         log.info("restored %d tables (logs are replayed when a table is first touched)", len(rows))
 
     async def _restore(self, row: TableRow, seats: list[SeatRow], deadlines: dict[int, DeadlineRow]) -> None:
@@ -71,11 +90,11 @@ class RestoreMixin:
             t.deadlines = dict(deadlines)
             missing = [s for s in t.turn_to_act if t.seats[s].ai_level is None and s not in t.deadlines]
             if missing:
-                limit = (await self._guild_settings(t.guild_id))["turn_limit_seconds"]
+                limit = (await self.settings.get(t.guild_id))["turn_limit_seconds"]
                 now = self.clock()
                 for s in missing:
                     t.deadlines[s] = DeadlineRow(t.id, s, now, now + limit, False)
-                await self.store.set_deadlines(t.id, list(t.deadlines.values()))
+                await self.store.tables.set_deadlines(t.id, list(t.deadlines.values()))
             players = row.players
 
             async def load() -> None:
@@ -84,9 +103,8 @@ class RestoreMixin:
             t.lock.load = load
             for d in t.deadlines.values():
                 if t.seats[d.seat].ai_level is not None:
-                    self.wake(t, d.due)  # an AI seat held for people's reactions (bot.host.reactions) goes on then
-        self._tables[t.id] = t
-        self._active[t.channel_id] = t.id
+                    self.background.wake(t, d.due)  # an AI seat held for people's reactions (bot.host.reactions) goes on then
+        self.index.add(t)
         log.debug("restored table %s (%s, %s, state %s)", t.id, t.game_id, t.status, t.state_no)
 
     async def _load(self, t: Table, players: int) -> None:
@@ -95,7 +113,7 @@ class RestoreMixin:
         the snapshot, which is what players saw), then pick up the turn in progress."""
         game = t.game
         assert t.state is not None
-        entries = await self.store.log(t.id)
+        entries = await self.store.tables.log(t.id)
         steps: list[tuple[LogRow | None, State]] = []
         try:
             steps = await asyncio.to_thread(replay_steps, game, players, t.options, t.seed, entries)
@@ -104,7 +122,7 @@ class RestoreMixin:
             log.error("table %s: replaying its log raised %s", t.id, type(exc).__name__)
             reproduced = False
         if not reproduced:
-            self.replay_mismatches.append(t.id)
+            self.health.replay_mismatches.append(t.id)
             log.error(
                 "REPLAY MISMATCH: table %s (%s) replayed from its seed and %d log entries does not reproduce"
                 " its snapshot; continuing from the snapshot",
@@ -119,25 +137,12 @@ class RestoreMixin:
             t.turn_key = f"{t.id}:{t.state_no - len(t.undo_stack)}"
         log.info("loaded table %s (%s, state %s)", t.id, t.game_id, t.state_no)
 
-    async def _flush(self, t: Table, batch: Batch, *, reply: str = "", ok: bool = True) -> Outputs:
-        """:meth:`bot.host.posts.PostsMixin._flush`, its DMs placed among the public posts, and then remembered until the transport reports them sent
-        (:meth:`dm_sent`), so a crash before they go out does not lose them (:meth:`lost_dms`)."""
-        out: Outputs = await super()._flush(t, batch, reply=reply, ok=ok)  # type: ignore[misc]
-        place_dms(batch, out)  # where each DM's news happened among the public posts (for the terminal)
-        if self.dms_tracked and out.private:
-            for _, post in out.private:
-                post.state_no = t.state_no  # what dm_sent clears: this DM and any older one of the same table
-            # news committed with its moves is owed already (bot.host.play); what else this call tells is owed from now
-            rows = [(t.id, user, t.state_no, post.text) for user, post in out.private if user not in batch.owed]
-            await self.store.owe_dms(rows, self.clock())
-        return out
-
     async def dm_sent(self, table_id: int, user_id: int, state_no: int) -> None:
         """The transport sent a DM (or the user refuses DMs): it is no longer owed."""
         try:
-            await self.store.dm_sent(table_id, user_id, state_no)
+            await self.store.posts.dm_sent(table_id, user_id, state_no)
         except Exception as exc:  # noqa: BLE001 - at worst the DM is sent again after a restart
-            self.internal_errors += 1
+            self.health.internal_errors += 1
             log.error("could not mark a DM sent: %s", type(exc).__name__)
 
     async def lost_dms(self) -> list[Outputs]:
@@ -145,11 +150,11 @@ class RestoreMixin:
         picture is left out: it showed a moment that has passed; /hand shows the private view now)."""
         outs: list[Outputs] = []
         owned: dict[int, bool] = {}
-        for table_id, user_id, state_no, text in await self.store.dms_owed():
-            t = self._tables.get(table_id)
+        for table_id, user_id, state_no, text in await self.store.posts.dms_owed():
+            t = self.index.tables.get(table_id)
             if t is None and table_id not in owned:
                 # a finished table is not restored: in a cluster, its guild says whose DM this is to send
-                row = await self.store.get_table(table_id)
+                row = await self.store.tables.get(table_id)
                 owned[table_id] = row is not None and self.owns_guild(row.guild_id)
             if t is None and not owned[table_id]:
                 continue
@@ -163,17 +168,17 @@ class RestoreMixin:
         """After a crash: a fresh board post for every running table whose saved board post shows an older state
         than the committed one (the move was acknowledged, but the bot died before its board post arrived)."""
         outs: list[Outputs] = []
-        for table_id, shown in (await self.store.shown_states()).items():
-            t = self._tables.get(table_id)
+        for table_id, shown in (await self.store.posts.shown_states()).items():
+            t = self.index.tables.get(table_id)
             if t is None or t.status != "running" or shown >= t.state_no:
                 continue
             try:
                 async with t.lock:
-                    t.turn_key = f"{t.id}:{t.state_no}:s{self._rand.getrandbits(24):06x}"
+                    t.turn_key = f"{t.id}:{t.state_no}:s{self.rand.getrandbits(24):06x}"
                     batch = Batch()
-                    self._pend_board(t, batch)
-                    outs.append(await self._flush(t, batch, reply=""))
+                    pend_board(t, batch)
+                    outs.append(await self.narration.flush(t, batch, reply=""))
             except Exception as exc:  # noqa: BLE001 - one broken table must not keep the others' boards back
-                self.internal_errors += 1
+                self.health.internal_errors += 1
                 log.error("table %s: reposting its board failed: %s", t.id, type(exc).__name__)
         return outs

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bot.infra.shards import Shards, format_ranges
-from bot.infra.store.base import redact_url
+from bot.infra.store.db import redact_url
 from bot.infra.store.errors import url_problem
 
 log = logging.getLogger("parley.lease")

@@ -31,7 +31,7 @@ from dotenv import dotenv_values
 
 from bot.infra import logs
 from bot.infra.shards import ALL, ShardError, Shards
-from bot.infra.store.base import redact_url
+from bot.infra.store.db import redact_url
 from bot.infra.store.errors import url_problem
 
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")

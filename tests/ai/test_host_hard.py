@@ -37,7 +37,7 @@ async def test_whole_hard_game_through_the_host(game_id: str, tmp_path) -> None:
         assert out.ok, out.reply
         summary = host.table_for(CHANNEL)
         assert summary is None or summary.status != "running"
-        t = next(iter(host._tables.values()))  # noqa: SLF001 - the test looks inside
+        t = next(iter(host.index.tables.values()))  # noqa: SLF001 - the test looks inside
         assert t.status == "finished", t.status
         assert game.outcome(t.state) is not None
         assert all(s.ai_level == "hard" for s in t.seats)
@@ -63,7 +63,7 @@ async def test_a_table_sets_its_hard_ais_think_time(tmp_path) -> None:  # noqa: 
         assert not refused.ok and "seconds" in refused.reply
         out = await host.ai_add(ANA, "hard", 2.5)
         assert out.ok and "hard, 2.5 s" in out.reply
-        t = next(iter(host._tables.values()))  # noqa: SLF001
+        t = next(iter(host.index.tables.values()))  # noqa: SLF001
         assert t.seats[1].ai_level == "hard:2.5"
         assert (await host.start_table(ANA)).ok
         while not asked:
@@ -96,7 +96,7 @@ async def test_the_event_loop_runs_while_a_hard_ai_thinks(tmp_path) -> None:  # 
         assert (await host.open(ANA, "martinique", {})).ok
         assert (await host.ai_add(ANA, "hard")).ok
         assert (await host.start_table(ANA)).ok
-        t = next(iter(host._tables.values()))  # noqa: SLF001
+        t = next(iter(host.index.tables.values()))  # noqa: SLF001
         beat = asyncio.create_task(heartbeat())
         before = ticks
         assert (await host.play(ANA, t.game.legal_actions(t.state, 0)[0])).ok

@@ -287,9 +287,9 @@ async def test_two_clusters_one_killed_and_replaced_lose_nothing(
     await store.open()
     try:
         for table in tables.values():
-            row = await store.last_table_in(table.channel)
+            row = await store.tables.last_in(table.channel)
             assert row is not None and row.status == "running" and row.guild_id == table.guild
-            log = await store.log(row.id)
+            log = await store.tables.log(row.id)
             assert humans(log) == table.played, (table.guild, humans(log), table.played)
             assert [entry.n for entry in log] == list(range(1, len(log) + 1)) and row.state_no == len(log)
             game = registry.get(row.game_id)

@@ -93,22 +93,22 @@ async def test_a_host_restores_times_and_reposts_only_the_tables_of_its_shards(d
     await second.start()
     try:
         assert second.table_for(10) is not None and second.table_for(20) is None
-        assert {t.guild_id for t in second._tables.values()} == {MINE}  # noqa: SLF001 - look inside
+        assert {t.guild_id for t in second.index.tables.values()} == {MINE}  # noqa: SLF001 - look inside
         # a time-out falls due at both tables: only this process's table is timed
         clock.advance(10 * 24 * 3600)
         outs = await second.tick()
         assert outs and {o.channel_id for o in outs} == {10}
         # the other table's log is untouched: its owner will time it
-        other = await second.store.tables_with_status("running")
+        other = await second.store.tables.with_status("running")
         assert {row.channel_id for row in other} >= {20}
         theirs_row = next(row for row in other if row.channel_id == 20)
-        assert len(await second.store.log(theirs_row.id)) == 2  # ready and the AI's ready, nothing more
+        assert len(await second.store.tables.log(theirs_row.id)) == 2  # ready and the AI's ready, nothing more
         # and no board of the other guild is reposted here, even though none was ever delivered
         assert all(o.channel_id == 10 for o in await second.lost_boards())
         # nor its DMs a crash kept from going out (running or finished tables: the guild decides)
-        rows = {c: (await second.store.last_table_in(c)).id for c in (10, 20)}  # type: ignore[union-attr]
-        await second.store.owe_dms([(rows[10], 100, 1, "mine"), (rows[20], 200, 1, "theirs")], 1.0)
-        await second.store.set_status(rows[20], "finished", clock())
+        rows = {c: (await second.store.tables.last_in(c)).id for c in (10, 20)}  # type: ignore[union-attr]
+        await second.store.posts.owe_dms([(rows[10], 100, 1, "mine"), (rows[20], 200, 1, "theirs")], 1.0)
+        await second.store.tables.set_status(rows[20], "finished", clock())
         assert [p.text for o in await second.lost_dms() for _, p in o.private] == [
             "-# Sent late: Parley restarted before this message went out. /hand shows your view now.\nmine"
         ]

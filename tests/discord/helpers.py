@@ -18,7 +18,7 @@ async def ai_pick(w: World, rnd: random.Random) -> str:
     may shuffle a piece back and forth forever in some games). Checks on the way that no secret of the
     current state appears in any channel post."""
     summary = w.summary()
-    row = await w.host.store.get_table(summary.table_id)
+    row = await w.host.store.tables.get(summary.table_id)
     assert row is not None and row.snapshot is not None
     game = registry.get(summary.game_id)
     state = game.load(row.snapshot)

@@ -35,7 +35,7 @@ async def table(w: World) -> None:
 
 
 def state(w: World) -> dict:
-    t = w.host._tables[w.summary().table_id]  # noqa: SLF001 - the test reads the truth to pick its moves
+    t = w.host.index.tables[w.summary().table_id]  # noqa: SLF001 - the test reads the truth to pick its moves
     assert t.state is not None
     return t.state
 
@@ -125,7 +125,7 @@ async def test_an_ai_next_seat_waits_then_moves(world: World) -> None:
     assert w.summary().state_no == before and w.summary().to_act == (2,)  # still waiting
     await w.env.advance_time(6)
     assert w.summary().state_no > before  # the wait is over: the AI moved
-    log = await w.host.store.log(w.summary().table_id)
+    log = await w.host.store.tables.log(w.summary().table_id)
     assert all(e.seat == 2 and e.by_ai for e in log[before:])
     # the post of the wait is closed: its buttons are gone
     edited = next(m for m in w.messages() if m.id == post.id)

@@ -96,7 +96,7 @@ async def test_fifty_taps_of_one_picker_option_apply_exactly_one_action(
     menu = selects(picker)[0]
     values = [o["value"] for o in menu["options"]][:3]
     before = w.summary()
-    log_before = len(await w.host.store.log(before.table_id))
+    log_before = len(await w.host.store.tables.log(before.table_id))
     # record every answer the bot writes into the picker (each tap edits it once)
     edits: list[str] = []
     backend = w.env.backend
@@ -119,7 +119,7 @@ async def test_fifty_taps_of_one_picker_option_apply_exactly_one_action(
     backend.edit_message = original_edit  # type: ignore[method-assign]
     after = w.summary()
     assert after.state_no == before.state_no + 1
-    assert len(await w.host.store.log(before.table_id)) == log_before + 1
+    assert len(await w.host.store.tables.log(before.table_id)) == log_before + 1
     assert len(edits) == CROWD - 10, f"{len(edits)} answers to {CROWD - 10} taps"
     played = [e for e in edits if e.startswith("Played")]
     assert len(played) == 1, played
@@ -141,14 +141,14 @@ async def test_fifty_play_commands_at_once_apply_exactly_one_action(
     while True:  # until the player to act has an action that cannot be repeated (the last of their turn)
         actor = w.to_act()[0]
         before = w.summary()
-        row = await w.host.store.get_table(before.table_id)
+        row = await w.host.store.tables.get(before.table_id)
         assert row is not None and row.snapshot is not None
         seat = next(s.seat for s in before.seats if s.user_id == actor.id)
         action = _one_shot_action(game, game.load(row.snapshot), seat)
         if action is not None:
             break
         await play_turn_by_slash(w)
-    log_before = len(await w.host.store.log(before.table_id))
+    log_before = len(await w.host.store.tables.log(before.table_id))
     idle = [p for p in (w.mod, w.ana, w.bo, w.cy) if p is not actor]
     with caplog.at_level(logging.WARNING):
         results = [_emit_play(w, actor, action) for _ in range(CROWD - 8)]
@@ -156,7 +156,7 @@ async def test_fifty_play_commands_at_once_apply_exactly_one_action(
         await w.env.settle()
     after = w.summary()
     assert after.state_no == before.state_no + 1
-    assert len(await w.host.store.log(before.table_id)) == log_before + 1
+    assert len(await w.host.store.tables.log(before.table_id)) == log_before + 1
     texts = [reply(r) for r in results]
     assert all(answer(r).ephemeral for r in results)
     assert sum(t.startswith("Played") for t in texts) == 1, texts[:3]
@@ -179,7 +179,7 @@ async def test_flagon_planning_from_every_seat_at_once_all_lands(
     players = {s.seat: w.actor(int(s.user_id)) for s in w.summary().seats if s.user_id is not None}
 
     async def state() -> dict[str, Any]:
-        row = await w.host.store.get_table(w.summary().table_id)
+        row = await w.host.store.tables.get(w.summary().table_id)
         assert row is not None and row.snapshot is not None
         return game.load(row.snapshot)
 
@@ -208,7 +208,7 @@ async def test_flagon_planning_from_every_seat_at_once_all_lands(
             assert all(answer(r).ephemeral for r in results)
             assert w.summary().state_no == before + len(planners)
             planned += len(planners)
-    log = await w.host.store.log(w.summary().table_id)
+    log = await w.host.store.tables.log(w.summary().table_id)
     assert len([e for e in log if e.action and e.action.startswith("plan ")]) == planned
     # the reveal followed: the channel tells the plans that were secret until now, and the round goes on
     assert w.summary().status == "running"
@@ -229,7 +229,7 @@ async def test_flagon_plans_picked_in_every_players_picker_at_once_all_land(
     rnd = random.Random("discord-picker-planning")
     while len(w.summary().to_act) < 2:
         await play_turn_by_slash(w)
-    log_before = len(await w.host.store.log(w.summary().table_id))
+    log_before = len(await w.host.store.tables.log(w.summary().table_id))
     planned = 0
     with caplog.at_level(logging.WARNING):
         for _ in range(3):
@@ -251,7 +251,7 @@ async def test_flagon_plans_picked_in_every_players_picker_at_once_all_land(
                 assert w.refresh(picker).content.startswith("Played")
             planned += len(planners)
     assert planned >= 4
-    log = (await w.host.store.log(w.summary().table_id))[log_before:]
+    log = (await w.host.store.tables.log(w.summary().table_id))[log_before:]
     assert len(log) == planned and all(e.action.startswith("plan ") and not e.by_ai for e in log)  # type: ignore[union-attr]
     assert w.host.internal_errors == 0
     assert _bot_errors(caplog) == []

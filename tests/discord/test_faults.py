@@ -244,7 +244,7 @@ async def test_a_board_post_and_its_edit_answered_429_wait_retry_after_then_arri
         assert (table_id, state_no) == (summary.table_id, summary.state_no)
         assert fake.files[board_id] == [TINY_PNG] and f"<@{ANA.id}>" in fake.messages[board_id]["content"]
         # and each move was committed exactly once
-        log = await bot.host.store.log(summary.table_id)
+        log = await bot.host.store.tables.log(summary.table_id)
         assert humans(log) == played
         assert [row.n for row in log] == list(range(1, summary.state_no + 1))
 
@@ -284,7 +284,7 @@ async def test_the_gateway_closes_and_reconnects_and_the_table_carries_on(fake: 
         # no move lost or applied twice, each interaction answered once, and the board follows the table
         summary = bot.host.table_for(CHANNEL)
         assert summary is not None and summary.status == "running"
-        log = await bot.host.store.log(summary.table_id)
+        log = await bot.host.store.tables.log(summary.table_id)
         assert humans(log) == played
         assert [a["kind"] for a in fake.answers(token)] == ["callback"]  # the replayed event was handled once
         assert len([c for c in fake.callbacks if c["type"] == 5]) == 3 + len(played)  # one per command
@@ -432,8 +432,8 @@ async def test_parley_run_is_stopped_and_restarted_on_the_same_database_and_the_
     store = Store(str(parley.db))
     await store.open()
     try:
-        log = await store.log(table_id)
-        row = await store.get_table(table_id)
+        log = await store.tables.log(table_id)
+        row = await store.tables.get(table_id)
     finally:
         await store.close()
     assert humans(log) == played

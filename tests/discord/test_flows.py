@@ -228,7 +228,7 @@ async def test_two_clicks_at_once_apply_one_action(world: World) -> None:
     values = [o["value"] for o in menu["options"][:2]]
     assert len(values) == 2
     table = w.summary()
-    log_before = await w.host.store.log(table.table_id)
+    log_before = await w.host.store.tables.log(table.table_id)
     backend = w.env.backend
     stored = backend.get_message(picker.channel_id, picker.id)
     for value in values:  # two taps land before the bot answers either
@@ -244,7 +244,7 @@ async def test_two_clicks_at_once_apply_one_action(world: World) -> None:
         record.source_message_id = stored.id
         backend.emit("INTERACTION_CREATE", payload)
     await w.env.settle()
-    log_after = await w.host.store.log(table.table_id)
+    log_after = await w.host.store.tables.log(table.table_id)
     human = [e for e in log_after[len(log_before) :] if not e.by_ai]
     assert len(human) == 1
     assert STALE in w.refresh(picker).content or w.summary().state_no == table.state_no + 1

@@ -68,18 +68,18 @@ async def test_config_refuses_a_turn_limit_outside_its_range_whatever_the_client
             text = await said(fake, fake.slash_raw(ADMIN, "config", [option("turn_limit_minutes", kind, value)]))
             assert text.startswith("`turn_limit_minutes` must be") and "from 1 to 43,200" in text, (value, text)
         assert await bot.host.guild_settings(GUILD_ID) == before
-        stored = await bot.host.store.settings(GUILD_ID)
+        stored = await bot.host.store.guilds.settings(GUILD_ID)
         assert stored["turn_limit_seconds"] == 86_400
         # a forged role id too big for a Discord id (and for PostgreSQL's BIGINT), and a boolean that is not one
         text = await said(fake, fake.slash_raw(ADMIN, "config", [option("host_role", ROLE, str(2**64))]))
         assert text == "`host_role` must be picked from Discord's list.", text
         text = await said(fake, fake.slash_raw(ADMIN, "config", [option("anyone_can_open", BOOLEAN, "yes please")]))
         assert text == "`anyone_can_open` must be true or false.", text
-        assert await bot.host.store.settings(GUILD_ID) == stored
+        assert await bot.host.store.guilds.settings(GUILD_ID) == stored
         # the declared bounds themselves are fine
         text = await said(fake, fake.slash_raw(ADMIN, "config", [option("turn_limit_minutes", INTEGER, 43_200)]))
         assert "turn time limit: 720 h" in text, text
-        assert (await bot.host.store.settings(GUILD_ID))["turn_limit_seconds"] == 43_200 * 60
+        assert (await bot.host.store.guilds.settings(GUILD_ID))["turn_limit_seconds"] == 43_200 * 60
 
 
 async def test_table_commands_refuse_choices_ranges_and_types_they_never_offered(

@@ -89,7 +89,7 @@ async def test_a_bot_stopped_during_the_repost_stops_cleanly_and_boots_no_worker
         assert (await bot.host.play(caller, (await bot.host.choices(caller))[0].action)).ok  # its board is lost
 
     host = TableHost(Store(str(db)), ai_seed="discord-tests", renderer=fast_renderer, render_processes=1)
-    saving, real_save = asyncio.Event(), host.store.save_board_post
+    saving, real_save = asyncio.Event(), host.store.posts.save_board_post
 
     async def slow_save(*args: object) -> None:
         saving.set()
@@ -100,7 +100,7 @@ async def test_a_bot_stopped_during_the_repost_stops_cleanly_and_boots_no_worker
             raise
         await real_save(*args)  # type: ignore[arg-type]
 
-    host.store.save_board_post = slow_save  # type: ignore[method-assign]
+    host.store.posts.save_board_post = slow_save  # type: ignore[method-assign]
     bot = ParleyBot(host, dev_guild=GUILD_ID, shard_count=1)
     runner = asyncio.create_task(bot.start(GOOD_TOKEN))
     with caplog.at_level(logging.WARNING):

@@ -79,8 +79,8 @@ async def test_a_game_on_another_server_is_not_in_this_servers_statistics_rating
     await play_game_by_slash(here)
     line = result_line(here)
     assert "ana 25.0 → " in line and "mod 25.0 → " in line and "Parley AI · easy 25.0 → " in line, line
-    mine_here = next(c for c in await here.host.store.rating_changes(here.summary().table_id) if c.name == "ana")
-    mine_there = next(c for c in await there.host.store.rating_changes(there.summary().table_id) if c.name == "ana")
+    mine_here = next(c for c in await here.host.store.ratings.changes(here.summary().table_id) if c.name == "ana")
+    mine_there = next(c for c in await there.host.store.ratings.changes(there.summary().table_id) if c.name == "ana")
     stats_here = reply(await here.ana.slash(here.channel, "stats show"))
     stats_there = reply(await there.ana.slash(there.channel, "stats show"))
     assert f"rating {mine_here.after.mu:.1f} ± {mine_here.after.sigma:.1f} here" in stats_here, stats_here
@@ -93,13 +93,13 @@ async def test_a_game_on_another_server_is_not_in_this_servers_statistics_rating
     # `parley ratings rebuild` (an operator, while the bot runs) keeps every server's ratings its own
     db = here.db_path
     before = (
-        await here.host.store.user_ratings(GUILD_ID, here.ana.id),
-        await here.host.store.user_ratings(OTHER_GUILD, here.ana.id),
+        await here.host.store.ratings.of_user(GUILD_ID, here.ana.id, min_games=3),
+        await here.host.store.ratings.of_user(OTHER_GUILD, here.ana.id, min_games=3),
     )
     assert await asyncio.to_thread(main, ["--env-file", "/nonexistent", "ratings", "rebuild", "--db", db]) == 0
     after = (
-        await here.host.store.user_ratings(GUILD_ID, here.ana.id),
-        await here.host.store.user_ratings(OTHER_GUILD, here.ana.id),
+        await here.host.store.ratings.of_user(GUILD_ID, here.ana.id, min_games=3),
+        await here.host.store.ratings.of_user(OTHER_GUILD, here.ana.id, min_games=3),
     )
     assert after == before and [r.games for rows in after for _, r, _ in rows] == [1, 1]  # one game on each
     assert reply(await here.ana.slash(here.channel, "stats show")) == stats_here

@@ -26,7 +26,7 @@ async def test_the_result_post_shows_each_players_rating_change_and_stats_the_ra
     result = next(m for m in w.messages() if "Game over" in m.content)
     line = result.content.splitlines()[-1]
     assert line.startswith("Ratings: ") and "Parley AI · easy 25.0 → " in line, line
-    changes = await w.host.store.rating_changes(w.summary().table_id)
+    changes = await w.host.store.ratings.changes(w.summary().table_id)
     assert {c.name for c in changes} == {"mod", "ana", "Parley AI · easy"}  # the opener sits too
     for c in changes:
         assert f"{c.name} {c.before.mu:.1f} → {c.after.mu:.1f}" in line
@@ -56,7 +56,7 @@ async def test_leaderboard_ranks_by_conservative_rating_after_three_games(world:
         "3. ana: **12.0** (30.0 ± 6.0, 5 games)",
     ]
     # /stats names the rank on that list (results rows make the game count as played)
-    await w.host.store.record_results(
+    await w.host.store.guilds.record_results(
         [
             {"table_id": 1, "guild_id": GUILD_ID, "game_id": "cartagena", "user_id": w.ana.id, "name": "ana"}
             | {"seat": 0, "won": 1, "score": None, "finished": NOW}

@@ -16,7 +16,7 @@ from simcord.backend import serializers
 from simcord.enums import ComponentType, InteractionType
 from simcord.results import InteractionResult
 
-from bot.host.reactions import NOT_OFFERED as BUTTON_NOT_OFFERED
+from bot.host.messages import say
 from bot.transports.discord.views import NOT_OFFERED
 from rules.cartagena.board import SYMBOLS
 from tests.discord.conftest import TURN, World, answer, reply, selects
@@ -170,7 +170,7 @@ async def test_a_forged_challenge_button_is_no_oracle(world: World, caplog: pyte
     await w.open_table(w.ana, w.bo, ai=0)
     board = w.current_board()
     summary = w.summary()
-    t = w.host._tables[summary.table_id]  # noqa: SLF001 - the truth, to pick forgeries a hand decides
+    t = w.host.index.tables[summary.table_id]  # noqa: SLF001 - the truth, to pick forgeries a hand decides
     mover = summary.to_act[0]
     legal = [a for a in t.game.legal_actions(t.state, mover) if a.startswith("forward start")]
     held = {a.split()[-1] for a in legal}
@@ -186,7 +186,7 @@ async def test_a_forged_challenge_button_is_no_oracle(world: World, caplog: pyte
             result = await forge(w, member, board, data, replace=zoom)
             assert answer(result).ephemeral
             answers.add(reply(result))
-    assert answers == {BUTTON_NOT_OFFERED}
+    assert answers == {say("not_offered")}
     assert w.summary().state_no == summary.state_no and not errors(caplog)
 
 

@@ -19,7 +19,7 @@ async def test_a_whole_game_with_a_human_long_john_silver(world: World) -> None:
         await w.mod.slash(w.channel, "table ai add", level="easy")
     result = await w.mod.slash(w.channel, "table start")
     assert w.summary().status == "running", reply(result)
-    row = await w.host.store.get_table(w.summary().table_id)
+    row = await w.host.store.tables.get(w.summary().table_id)
     assert row is not None and row.snapshot is not None
     assert game.view(game.load(row.snapshot), None)["silver_seat"] == 0  # the human at seat 1 is Silver
 
@@ -31,7 +31,7 @@ async def test_a_whole_game_with_a_human_long_john_silver(world: World) -> None:
         await play_turn_by_slash(w, rnd)
         moves += 1
         if burial is None:
-            log = await w.host.store.log(w.summary().table_id)
+            log = await w.host.store.tables.log(w.summary().table_id)
             burial = next((e.action for e in log if e.action.startswith("bury ")), None)
         if burial is not None and w.summary().status == "running":
             channel = [m.content for m in w.messages()]

@@ -165,14 +165,14 @@ async def test_table_history_offers_the_whole_record_as_a_file_and_only_narratio
         if message.attachments:
             attached = (await message.attachments[0].read()).decode()
     assert attached is not None, "the game ended before its history outgrew a message"
-    row = await w.host.store.get_table(w.summary().table_id)
+    row = await w.host.store.tables.get(w.summary().table_id)
     assert row is not None and row.seed not in attached and "seed" not in attached
     assert attached.splitlines()[1].startswith("1. ")  # from the very first move: nothing cut
     assert "moves so far" in attached and "`" not in attached.partition("\n")[2]  # narration only, no action texts
     await w.mod.slash(w.channel, "table end")
     result = await w.cy.slash(w.channel, "table history")
     full = (await answer(result).attachments[0].read()).decode()
-    entries = await w.host.store.log(row.id)
+    entries = await w.host.store.tables.log(row.id)
     assert "full record" in full and all(f"\n{e.n}. " in full for e in entries)
     assert row.seed not in full and "seed" not in full
 

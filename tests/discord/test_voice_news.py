@@ -33,7 +33,7 @@ async def easy_choice(w: World, rnd: random.Random) -> str:
     channel's secrets are checked by the other whole-game tests; scanning every post at every move here would
     make a long game slow)."""
     summary = w.summary()
-    row = await w.host.store.get_table(summary.table_id)
+    row = await w.host.store.tables.get(summary.table_id)
     assert row is not None and row.snapshot is not None
     game = registry.get(summary.game_id)
     state = game.load(row.snapshot)
@@ -104,7 +104,7 @@ async def test_a_buttons_only_game_sends_news_not_state_and_credits_every_line(w
     # the seats' names as the channel wrote them: the seat list of the game's first line
     players = [s.name for s in sorted(w.summary().seats, key=lambda s: s.seat)]
     summary = w.summary()
-    row = await w.host.store.get_table(summary.table_id)
+    row = await w.host.store.tables.get(summary.table_id)
     assert row is not None and row.snapshot is not None
     final = game.view(game.load(row.snapshot), None)
     lines = [line for m in w.messages() for line in m.content.splitlines()]

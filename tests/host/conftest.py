@@ -88,7 +88,7 @@ async def raw_read(url: str, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
     store = Store(url)
     await store.open()
     try:
-        return await store._fetch(sql, args)  # noqa: SLF001 - tests look inside
+        return await store.db.fetch(sql, args)  # noqa: SLF001 - tests look inside
     finally:
         await store.close()
 
@@ -142,7 +142,7 @@ async def running(
 def state_of(host: TableHost, channel: int = CHANNEL) -> dict[str, Any]:
     summary = host.table_for(channel)
     assert summary is not None
-    return host._tables[summary.table_id].state  # noqa: SLF001 - tests look inside
+    return host.index.tables[summary.table_id].state  # noqa: SLF001 - tests look inside
 
 
 def public_texts(outs: list[Outputs]) -> str:

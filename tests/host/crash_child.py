@@ -32,6 +32,12 @@ from typing import Any
 
 from bot.host.tables import Caller, TableHost
 from bot.infra.store import Store
+from bot.infra.store.guilds import GuildRepo
+from bot.infra.store.posts import PostRepo
+from bot.infra.store.ratings import RatingRepo
+from bot.infra.store.seats import SeatRepo
+from bot.infra.store.tables import TableRepo
+from bot.infra.store.web import WebRepo
 from renderers.common import tiny_png
 from rules import registry
 
@@ -139,6 +145,10 @@ class Player:
             await self.step()
 
 
+#: how long a held move waits before it is written (``no-commit``)
+HELD_SECONDS = 0.05
+
+
 def inject(fault: str) -> None:
     """Break the host's storage on purpose, so the crash test can prove it notices (never used otherwise).
 
@@ -157,6 +167,9 @@ def inject(fault: str) -> None:
 
     async def write_held() -> None:
         while held:
+            # a commit that takes a moment, as a real one under load does: a whole move's commit is one quick
+            # call on SQLite, and a kill right after the acknowledgement must still find it unwritten
+            await asyncio.sleep(HELD_SECONDS)
             store, args, kwargs = held.pop(0)
             await real_append(store, *args, **kwargs)
 
@@ -165,19 +178,21 @@ def inject(fault: str) -> None:
             await write_held()
             held.append((self, args, kwargs))
 
-    def after_held(name: str) -> Any:
-        real = getattr(Store, name)
+    def after_held(cls: type, name: str) -> Any:
+        real = getattr(cls, name)
 
-        async def call(self: Store, *args: Any, **kwargs: Any) -> Any:
+        async def call(self: Any, *args: Any, **kwargs: Any) -> Any:
             async with lock:
                 await write_held()
             return await real(self, *args, **kwargs)
 
         return call
 
-    for name, member in vars(Store).items():
-        if inspect.iscoroutinefunction(member) and not name.startswith("_") and name not in ("open", "append"):
-            setattr(Store, name, after_held(name))
+    # the store's front and every repository it composes (bot/infra/store/front.py)
+    for cls in (Store, TableRepo, SeatRepo, GuildRepo, RatingRepo, PostRepo, WebRepo):
+        for name, member in list(vars(cls).items()):
+            if inspect.iscoroutinefunction(member) and not name.startswith("_") and name not in ("open", "append"):
+                setattr(cls, name, after_held(cls, name))
     Store.append = append_later  # type: ignore[method-assign]
 
 

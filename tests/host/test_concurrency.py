@@ -63,7 +63,7 @@ def _mover(host: TableHost, callers: list[Caller]) -> Caller:
 async def _log_len(host: TableHost, channel: int = CHANNEL) -> int:
     summary = host.table_for(channel)
     assert summary is not None
-    return len(await host.store.log(summary.table_id))
+    return len(await host.store.tables.log(summary.table_id))
 
 
 async def _consistent(host: TableHost, channel: int = CHANNEL) -> None:
@@ -71,16 +71,16 @@ async def _consistent(host: TableHost, channel: int = CHANNEL) -> None:
     summary = host.table_for(channel)
     assert summary is not None
     game = registry.get(summary.game_id)
-    seats = [(s.seat, s.user_id, s.ai_level) for s in await host.store.seats(summary.table_id)]
+    seats = [(s.seat, s.user_id, s.ai_level) for s in await host.store.seats.of(summary.table_id)]
     assert sorted(seats) == sorted((s.seat, s.user_id, s.ai_level) for s in summary.seats)
     numbers = [s[0] for s in seats]
     humans = [s[1] for s in seats if s[2] is None]
     assert len(set(numbers)) == len(numbers) and all(0 <= n < game.info.max_players for n in numbers)
     assert len(set(humans)) == len(humans), "a user holds two seats"
     assert len(seats) <= game.info.max_players
-    row = await host.store.get_table(summary.table_id)
+    row = await host.store.tables.get(summary.table_id)
     assert row is not None
-    log = await host.store.log(summary.table_id)
+    log = await host.store.tables.log(summary.table_id)
     assert [e.n for e in log] == list(range(1, len(log) + 1))
     assert row.state_no == summary.state_no == len(log)
     if row.status == "running" and row.snapshot is not None:
@@ -197,7 +197,7 @@ async def test_flagon_planning_from_every_seat_at_once_all_lands(make_host: Host
         rounds += 1
         assert rounds < 50
     assert all(n >= 1 for n in plans.values())
-    log = await host.store.log(host.table_for(CHANNEL).table_id)  # type: ignore[union-attr]
+    log = await host.store.tables.log(host.table_for(CHANNEL).table_id)  # type: ignore[union-attr]
     logged = [e for e in log if e.action and e.action.startswith("plan ")]
     assert len(logged) == sum(plans.values()), "a plan is missing from the log"
     # the reveal followed: nobody plans any more and the round carries on
@@ -230,12 +230,12 @@ async def test_yellow_fever_burials_from_several_seats_at_once_all_land(make_hos
     assert summary is not None
     # put the hand-built position in place, in memory and in the store, as a running table's state
     fever = _yellow_fever()
-    table = host._tables[summary.table_id]  # noqa: SLF001 - the test builds a position the dice rarely deal
+    table = host.index.tables[summary.table_id]  # noqa: SLF001 - the test builds a position the dice rarely deal
     table.state = fever
-    await host.store._db.execute(  # noqa: SLF001
-        "UPDATE tables SET snapshot = ? WHERE id = ?", (canonical_json(game.dump(fever)), summary.table_id)
-    )
-    await host.store._db.commit()  # noqa: SLF001
+    async with host.store.transaction() as tx:
+        await tx.execute(
+            "UPDATE tables SET snapshot = ? WHERE id = ?", (canonical_json(game.dump(fever)), summary.table_id)
+        )
     assert game.to_act(fever) == [0, 1, 2]
     before = summary.state_no
     # London owes one burial, Cadiz and Amsterdam two each: all five arrive at once (/play)
@@ -247,7 +247,7 @@ async def test_yellow_fever_burials_from_several_seats_at_once_all_land(make_hos
     state = state_of(host)
     assert game.to_act(state) == [1]  # back to Cadiz's turn
     assert state["harbours"]["cadiz"]["docks"]["crew"]["r2"] == 0
-    log = await host.store.log(summary.table_id)
+    log = await host.store.tables.log(summary.table_id)
     assert sorted((e.seat, e.action) for e in log[-5:]) == sorted(wanted)
     # the same five again find nothing left to bury: refused, nothing changes
     outs = await asyncio.gather(*[host.play(callers[s], a) for s, a in wanted])
@@ -271,7 +271,7 @@ async def test_one_busy_table_does_not_hold_up_another(make_host: HostFactory) -
     host = await make_host(renderer=RecordingRenderer(cheap=True))
     first = await _table(host, "cartagena", 2, channel=CHANNEL, seed="a")
     second = await _table(host, "cartagena", 2, channel=CHANNEL + 1, seed="b")
-    busy = host._tables[host.table_for(CHANNEL).table_id]  # noqa: SLF001 # type: ignore[union-attr]
+    busy = host.index.tables[host.table_for(CHANNEL).table_id]  # noqa: SLF001 # type: ignore[union-attr]
     async with busy.lock:  # the first table is in the middle of something long
         a, b = _mover(host, first), _mover(host, second)
         waiting = asyncio.create_task(host.play(a, (await host.choices(a))[0].action))

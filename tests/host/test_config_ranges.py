@@ -36,7 +36,7 @@ def db_path(db_url: str) -> str:
 async def test_the_host_checks_every_setting_against_its_declared_range(
     host: TableHost, settings: dict[str, Any]
 ) -> None:
-    before = await host.store.settings(ADMIN.guild_id)
+    before = await host.store.guilds.settings(ADMIN.guild_id)
     out = await host.config(ADMIN, **settings)
     assert not out.ok and host.internal_errors == 0, out.reply
     key = next(iter(settings))
@@ -46,5 +46,5 @@ async def test_the_host_checks_every_setting_against_its_declared_range(
         "anyone_can_open": "Anyone can open is on or off.",
         "ai_takeover": "Ai takeover is on or off.",
     }[key] == out.reply
-    assert await host.store.settings(ADMIN.guild_id) == before
+    assert await host.store.guilds.settings(ADMIN.guild_id) == before
     assert (await host.config(ADMIN, turn_limit_seconds=43_200 * 60)).ok  # the bound itself is fine

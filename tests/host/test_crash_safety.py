@@ -32,6 +32,7 @@ from typing import IO, Any
 import pytest
 
 from bot.host import ratings
+from bot.host.ratings_rebuild import rebuild
 from bot.host.tables import Caller, TableHost
 from bot.infra.replay import replay_steps, same_state
 from bot.infra.store import LogRow, Store, is_postgres_url
@@ -304,7 +305,7 @@ def wait_for_the_dead(path: str) -> None:
         store = Store(path)
         await store.open()
         try:
-            rows = await store._fetch(  # noqa: SLF001 - the test looks at the server itself
+            rows = await store.db.fetch(  # noqa: SLF001 - the test looks at the server itself
                 "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = ?", (_child_name(path),)
             )
             return int(rows[0][0])
@@ -426,9 +427,9 @@ async def ratings_rebuilt(path: str) -> bool:
     store = Store(path)
     await store.open()
     try:
-        before = [tuple(r) for r in await store._fetch(query)]  # noqa: SLF001 - tests look inside
-        await store.rebuild_ratings()
-        return bool(before) and before == [tuple(r) for r in await store._fetch(query)]  # noqa: SLF001
+        before = [tuple(r) for r in await store.db.fetch(query)]  # noqa: SLF001 - tests look inside
+        await rebuild(store)
+        return bool(before) and before == [tuple(r) for r in await store.db.fetch(query)]  # noqa: SLF001
     finally:
         await store.close()
 

@@ -37,7 +37,7 @@ async def fill(make_host: HostFactory) -> None:
     host = await make_host()
     out = await running(host, BEN, options={"length": "long"})
     board = next(p for p in out.public if p.board_key is not None)
-    await host.store.save_board_post(board.table_id, board.board_key, CHANNEL, 555, board.state_no)
+    await host.store.posts.save_board_post(board.table_id, board.board_key, CHANNEL, 555, board.state_no)
     assert (await host.play(ANA, "mark")).ok
     c2 = CHANNEL + 1
     ana2, ben2 = ANA.__class__(1, c2, ANA.user_id, "Ana", moderator=True), BEN.__class__(1, c2, BEN.user_id, "Ben")
@@ -53,7 +53,7 @@ async def fill(make_host: HostFactory) -> None:
     assert host.table_for(c2).status == "finished"
     c3 = CHANNEL + 2
     assert (await host.open(ANA.__class__(1, c3, ANA.user_id, "Ana", moderator=True), "toy", {})).ok
-    await host.store.save_settings(1, {"turn_limit_seconds": 600})
+    await host.store.guilds.save_settings(1, {"turn_limit_seconds": 600})
     await host.close()
 
 

@@ -175,13 +175,13 @@ async def _only_others_moved(host: TableHost, table_id: int, seat: int | None, s
         return False
     if seat not in summary.to_act:
         return False
-    return not [e for e in await host.store.log(table_id) if e.n > state_no and e.seat == seat]
+    return not [e for e in await host.store.tables.log(table_id) if e.n > state_no and e.seat == seat]
 
 
 async def _snapshot(host: TableHost, table_id: int) -> tuple[str, int, int]:
-    row = await host.store.get_table(table_id)
+    row = await host.store.tables.get(table_id)
     assert row is not None and row.snapshot is not None
-    return canonical_json(row.snapshot), row.state_no, len(await host.store.log(table_id))
+    return canonical_json(row.snapshot), row.state_no, len(await host.store.tables.log(table_id))
 
 
 async def _advance(host: TableHost, callers: list[Caller], rnd: random.Random, moves: int) -> None:

@@ -16,6 +16,7 @@ import bot.host.tables
 from benchmarks.startup import copy_tables_into
 from bot.host.tables import Caller, TableHost
 from bot.infra.store import Store
+from bot.infra.store.tables import TableRepo
 from rules import registry
 from rules.core import canonical_json
 from tests.host.conftest import ANA, BEN, CHANNEL, Clock, HostFactory, raw_write, running, state_of
@@ -52,7 +53,7 @@ def replays(monkeypatch: pytest.MonkeyPatch) -> CountingReplay:
 def unloaded(host: TableHost, channel: int = CHANNEL) -> bool:
     summary = host.table_for(channel)
     assert summary is not None
-    return not host._tables[summary.table_id].loaded  # noqa: SLF001 - the test looks inside
+    return not host.index.tables[summary.table_id].loaded  # noqa: SLF001 - the test looks inside
 
 
 async def test_a_restarted_host_serves_an_unloaded_table_and_the_first_play_loads_it(
@@ -78,7 +79,7 @@ async def test_a_restarted_host_serves_an_unloaded_table_and_the_first_play_load
     assert out.ok, out.reply
     assert not unloaded(second) and replays.calls == 1
     assert state_of(second)["marks"][0] == 2
-    log = await second.store.log(after.table_id)
+    log = await second.store.tables.log(after.table_id)
     assert log[-1].action == "mark" and log[-1].n == before.state_no + 1
     # the turn in progress was picked up from the log: its narration and Ana's undo of the earlier mark
     assert "Ana (Red) made a mark." in out.public[-1].text
@@ -158,7 +159,7 @@ async def test_twenty_calls_at_once_load_an_unloaded_table_once(
     assert sum(o.ok for o in outs[:10]) == 1  # the same button clicked ten times: one move
     assert all(o.ok for o in outs[10:15]) and not any(o.ok for o in outs[15:])
     assert state_of(second)["marks"][0] == 1 and second.internal_errors == 0
-    log = await second.store.log(second.table_for(CHANNEL).table_id)
+    log = await second.store.tables.log(second.table_for(CHANNEL).table_id)
     assert [e.action for e in log[-1:]] == ["mark"] and log[-1].n == state_no + 1
 
 
@@ -191,23 +192,23 @@ async def test_start_up_with_three_hundred_tables_replays_no_log(
     assert sum(v for k, v in counts.items() if k != "actions") == 300 and counts["running"] == 90
 
     logs = 0
-    real_log = bot.host.tables.Store.log
+    real_log = TableRepo.log
 
     async def counting_log(self: Any, table_id: int) -> Any:
         nonlocal logs
         logs += 1
         return await real_log(self, table_id)
 
-    monkeypatch.setattr(bot.host.tables.Store, "log", counting_log)
+    monkeypatch.setattr(TableRepo, "log", counting_log)
     replays.calls = 0
     second = await make_host()
     assert replays.calls == 0 and logs == 0  # start-up read no log and replayed none
-    live = [s for t in second._tables.values() if (s := second.table_for(t.channel_id))]  # noqa: SLF001
+    live = [s for t in second.index.tables.values() if (s := second.table_for(t.channel_id))]  # noqa: SLF001
     assert [s.status for s in live].count("running") == 90 and len(live) == 90 + counts["lobby"]
     toy = registry.get("toy")
-    template = canonical_json(toy.dump(second._tables[templates["running"][0][0]].state))  # noqa: SLF001
+    template = canonical_json(toy.dump(second.index.tables[templates["running"][0][0]].state))  # noqa: SLF001
     assert all(
-        canonical_json(toy.dump(second._tables[s.table_id].state)) == template  # noqa: SLF001
+        canonical_json(toy.dump(second.index.tables[s.table_id].state)) == template  # noqa: SLF001
         for s in live
         if s.status == "running"
     )

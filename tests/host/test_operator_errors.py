@@ -21,7 +21,7 @@ import pytest
 
 from bot.infra.lease import LeaseError, ShardLease
 from bot.infra.shards import ALL
-from bot.infra.store import PostgresStore, Store, StoreError
+from bot.infra.store import PostgresDatabase, Store, StoreError
 from bot.infra.store import errors as store_errors
 from tests import pg
 from tests.discord.fakediscord import GOOD_TOKEN, FakeDiscord
@@ -178,7 +178,7 @@ async def test_a_postgresql_server_that_never_answers_is_given_up_on(monkeypatch
     monkeypatch.setattr(store_errors, "CONNECT_SECONDS", 0.5)
     monkeypatch.setattr("bot.infra.store.postgres.CONNECT_SECONDS", 0.5)
     port = listener.getsockname()[1]
-    store = PostgresStore(f"postgresql://parley:{PASSWORD}@127.0.0.1:{port}/parley")
+    store = PostgresDatabase(f"postgresql://parley:{PASSWORD}@127.0.0.1:{port}/parley")
     try:
         with pytest.raises(StoreError) as failed:
             await asyncio.wait_for(store.open(), BOUND)

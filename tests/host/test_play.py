@@ -76,7 +76,7 @@ async def test_wrong_turn_refused_with_whose_turn_it_is(host: TableHost) -> None
     await running(host, BEN)
     before = (host.table_for(CHANNEL).state_no, dict(state_of(host)))
     out = await host.play(BEN, "mark")
-    assert not out.ok and "It's Ana (Red)'s turn" in out.reply and not out.public
+    assert not out.ok and "It is not your turn: waiting for Ana (Red)." in out.reply and not out.public
     spectator = await host.play(CID, "mark")
     assert not spectator.ok and "no seat" in spectator.reply
     assert (host.table_for(CHANNEL).state_no, state_of(host)) == before
@@ -116,7 +116,7 @@ async def test_concurrent_different_commands_keep_the_log_consistent(host: Table
         host.play(ANA, "mark"), host.play(ANA, "mark"), host.status(BEN), host.undo(ANA), host.hand(BEN)
     )
     summary = host.table_for(CHANNEL)
-    log = await host.store.log(summary.table_id)
+    log = await host.store.tables.log(summary.table_id)
     assert [e.n for e in log] == list(range(1, summary.state_no + 1))
 
 
@@ -210,7 +210,7 @@ async def test_leave_and_kick_hand_the_seat_to_an_ai_and_join_takes_it_back(host
     await host.play(ANA, "end")
     summary = host.table_for(CHANNEL)
     assert summary.status == "running" and summary.to_act == (0,)
-    assert len(await host.store.log(summary.table_id)) > 4  # the AIs played seats 2 and 3
+    assert len(await host.store.tables.log(summary.table_id)) > 4  # the AIs played seats 2 and 3
     assert not (await host.join(BEN, seat=0)).ok
     back = await host.join(BEN, seat=1)
     assert back.ok
@@ -245,10 +245,10 @@ async def test_when_the_last_human_leaves_the_ais_play_it_out_in_a_few_posts(hos
 async def test_an_ai_only_table_that_cannot_finish_is_abandoned_not_replayed_every_tick(
     host: TableHost, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import bot.host.play
+    import bot.host.turns
 
     await running(host, BEN, options={"length": "long"})
-    monkeypatch.setattr(bot.host.play, "MAX_AI_STEPS", 3)  # the toy's long game takes more AI moves than this
+    monkeypatch.setattr(bot.host.turns, "MAX_AI_STEPS", 3)  # the toy's long game takes more AI moves than this
     assert (await host.leave(BEN)).ok
     out = await host.leave(ANA)
     assert out.ok and "recorded as abandoned" in "\n".join(p.text for p in out.public)
@@ -260,9 +260,9 @@ async def test_an_ai_only_table_that_cannot_finish_is_abandoned_not_replayed_eve
 async def test_ai_seats_still_stop_at_the_limit_while_a_person_holds_a_seat(
     host: TableHost, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import bot.host.play
+    import bot.host.turns
 
     await running(host, BEN, options={"length": "long"})
-    monkeypatch.setattr(bot.host.play, "MAX_AI_STEPS", 0)
+    monkeypatch.setattr(bot.host.turns, "MAX_AI_STEPS", 0)
     assert (await host.leave(BEN)).ok
     assert host.table_for(CHANNEL).status == "running" and host.internal_errors == 1

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from bot.host import lobby
+from bot.host import index
 from bot.host.factory import build_host
 from bot.host.posts import NO_BOARD, NO_HAND
 from bot.host.tables import TableHost
@@ -61,7 +61,7 @@ def test_parley_run_serves_the_factory_host_which_draws_in_worker_processes(
         client.run(settings)
     [host] = built
     assert host.pictures.processes == default_render_processes() and host.pictures.pool is not None
-    assert host.store.path == str(tmp_path / "db.sqlite3")
+    assert host.store.db.path == str(tmp_path / "db.sqlite3")
 
 
 async def production(tmp_path: Path, processes: int, renderer: object, **options: object) -> TableHost:
@@ -192,11 +192,11 @@ async def test_the_replay_is_published_after_the_result_was_delivered(host: Tabl
 
 async def test_a_finished_table_drops_its_caches(host: TableHost, monkeypatch: pytest.MonkeyPatch) -> None:
     trims: list[None] = []
-    monkeypatch.setattr("bot.host.lobby.trim_heap", lambda: trims.append(None))
+    monkeypatch.setattr("bot.host.index.trim_heap", lambda: trims.append(None))
     await running(host, BEN, ais=1)
     summary = host.table_for(CHANNEL)
     assert summary is not None
-    table = host._tables[summary.table_id]  # noqa: SLF001 - the test looks inside
+    table = host.index.tables[summary.table_id]  # noqa: SLF001 - the test looks inside
     assert await host.choices(ANA)
     assert table.choices_for is not None
     await play_to_end(host, ANA, BEN)
@@ -209,7 +209,7 @@ async def test_a_finished_table_drops_its_caches(host: TableHost, monkeypatch: p
 async def test_only_the_most_recent_finished_tables_stay_in_memory_the_rest_come_back_from_the_store(
     host: TableHost, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(lobby, "FINISHED_KEPT", 2)
+    monkeypatch.setattr(index, "FINISHED_KEPT", 2)
     channels = [CHANNEL, CHANNEL + 1, CHANNEL + 2]
     for channel in channels:
         ana = Caller(GUILD, channel, ANA.user_id, "Ana", moderator=True)
@@ -218,7 +218,7 @@ async def test_only_the_most_recent_finished_tables_stay_in_memory_the_rest_come
         assert (await host.end(ana)).ok
     assert host.table_for(channels[0]) is None  # forgotten: the oldest of three
     assert [host.table_for(c).status for c in channels[1:]] == ["abandoned", "abandoned"]
-    assert len([t for t in host._tables.values() if t.status == "abandoned"]) == 2  # noqa: SLF001
+    assert len([t for t in host.index.tables.values() if t.status == "abandoned"]) == 2  # noqa: SLF001
     # a late DM failure about the forgotten table: it is reloaded from the store and the player is told
     out = await host.dm_failed(channels[0], BEN.user_id)
     assert out.ok and "couldn't send you a direct message" in out.public[0].text

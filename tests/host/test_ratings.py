@@ -4,14 +4,18 @@ and the end-of-game summary, rebuilt from the finished tables, rated once by the
 from __future__ import annotations
 
 import asyncio
+import time
+from typing import Any
 
 import pytest
 
 from bot.cli.main import main
 from bot.host import ratings as R
+from bot.host.ratings_rebuild import rated_games, rebuild
 from bot.host.tables import Caller, TableHost
-from bot.infra.store import MIGRATIONS, Store
-from bot.infra.store import base as store_base
+from bot.infra.store import MIGRATIONS, Commit, Rater, Store
+from bot.infra.store import ratings as store_ratings
+from bot.infra.store.ratings import RatingRepo
 from tests.host.conftest import ANA, BEN, CHANNEL, CID, GUILD, Clock, HostFactory, raw_read, running
 from tests.host.test_play import play_to_end
 
@@ -69,7 +73,7 @@ async def test_leaderboard_lists_after_three_games_by_conservative_rating(host: 
     shown = [float(line.split("**")[1]) for line in board[1:]]
     assert shown == sorted(shown, reverse=True)
     ana = next(line for line in board[1:] if "Ana" in line)
-    [(mu, sigma)] = [(r.mu, r.sigma) for _, uid, _, r in await host.store.rating_board(GUILD, "toy") if uid == 100]
+    [(mu, sigma)] = [(r.mu, r.sigma) for _, uid, _, r in await host.store.ratings.board(GUILD, "toy", min_games=R.MIN_GAMES) if uid == 100]
     assert f"**{mu - 3 * sigma:.1f}** ({mu:.1f} ± {sigma:.1f}, 3 games)" in ana
     assert any("Parley AI · normal" in line for line in board)
     # /stats: this server's rating and rank per game
@@ -89,15 +93,15 @@ async def test_stats_before_three_games_says_unranked(host: TableHost, clock: Cl
 async def test_rebuild_equals_the_incremental_updates(
     host: TableHost, clock: Clock, db_path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store_base, "RATING_BATCH", 2)  # the snapshots are read in several batches
+    monkeypatch.setattr(store_ratings, "RATING_BATCH", 2)  # the snapshots are read in several batches
     await games(host, clock, 3, BEN, CID, ais=1)
     await games(host, clock, 2, BEN, ais=0)
     incremental, changes = await rows(db_path, RATINGS), await rows(db_path, CHANGES)
     assert len(changes) == 3 * 4 + 2 * 2
-    assert await host.store.rebuild_ratings() == 5
+    assert await rebuild(host.store) == 5
     assert await rows(db_path, RATINGS) == incremental and await rows(db_path, CHANGES) == changes
     # and the pure replay of the same games gives the same numbers
-    replayed = R.replay(await host.store.rated_games())
+    replayed = R.replay(await rated_games(host.store))
     assert sorted((g, p, r.mu, r.sigma, r.games) for (_, g, p), r in replayed.items()) == [
         (g, p, mu, sigma, n) for _, g, p, _, _, mu, sigma, n in incremental
     ]
@@ -137,23 +141,22 @@ async def test_the_migration_rates_earlier_games_once(
         else:
             await tx.execute("PRAGMA user_version = 4")
     await store.close()
-    store = Store(path)
-    await store.open()
-    assert await store.schema_version() == len(MIGRATIONS)
+    # the host's start migrates, then rates the earlier games
+    host = await make_host(path)
+    assert await host.store.schema_version() == len(MIGRATIONS)
     assert await rows(path, RATINGS) == want
-    await store.close()
-    # opened again, nothing is rated a second time
+    await host.close()
+    # started again, nothing is rated a second time
     calls: list[int] = []
-    real = Store.rated_games
+    real = RatingRepo.rebuild
 
-    async def counting(self: Store) -> list[R.RatedGame]:
+    async def counting(self: RatingRepo, *args: Any, **kwargs: Any) -> int | None:
         calls.append(1)
-        return await real(self)
+        return await real(self, *args, **kwargs)
 
-    monkeypatch.setattr(Store, "rated_games", counting)
-    store = Store(path)
-    await store.open()
-    await store.close()
+    monkeypatch.setattr(RatingRepo, "rebuild", counting)
+    host = await make_host(path)
+    await host.close()
     assert calls == [] and await rows(path, RATINGS) == want
 
 
@@ -185,7 +188,7 @@ async def test_a_failing_rating_update_rolls_back_the_final_move(
     def broken(*_: object) -> None:
         raise RuntimeError("rating failed")
 
-    monkeypatch.setattr(R, "rate", broken)
+    monkeypatch.setattr(R, "RATER", Rater(R.DEFAULT, broken))
     last = None
     for _ in range(500):
         summary = host.table_for(CHANNEL)
@@ -210,16 +213,23 @@ async def test_two_processes_finishing_games_of_one_player_at_once_lose_no_updat
     from rules.core import Outcome
 
     # a pause after reading the ratings, so the other transaction surely reads them too unless a lock stops it
-    for tx_class in (postgres._PostgresTx, sqlite._SQLiteTx):  # noqa: SLF001 - tests look inside
-        real = tx_class.fetch
+    # (SQLite reads on its database thread: that thread pauses, not the event loop)
+    real_pg, real_sqlite = postgres._read, sqlite._fetch  # noqa: SLF001 - tests look inside
 
-        async def slow(self: object, sql: str, args: tuple = (), real: object = real) -> list:
-            got = await real(self, sql, args)  # type: ignore[operator]
-            if "FROM ratings" in sql:
-                await asyncio.sleep(0.1)
-            return got
+    async def slow_pg(con: object, sql: str, args: tuple = ()) -> list:
+        got = await real_pg(con, sql, args)  # type: ignore[arg-type]
+        if "FROM ratings" in sql:
+            await asyncio.sleep(0.1)
+        return got
 
-        monkeypatch.setattr(tx_class, "fetch", slow)
+    def slow_sqlite(con: object, sql: str, args: tuple = ()) -> list:
+        got = real_sqlite(con, sql, args)  # type: ignore[arg-type]
+        if "FROM ratings" in sql:
+            time.sleep(0.1)
+        return got
+
+    monkeypatch.setattr(postgres, "_read", slow_pg)
+    monkeypatch.setattr(sqlite, "_fetch", slow_sqlite)
 
     stores = [Store(db_url), Store(db_url)]
     for store in stores:
@@ -235,7 +245,7 @@ async def test_two_processes_finishing_games_of_one_player_at_once_lose_no_updat
         tables = []
         for k, store in enumerate(stores):
             seats = [SeatRow(0, 100, "Ana", None), SeatRow(1, 200 + k, f"P{k}", None)]
-            table_id = await store.create_table(
+            table_id = await store.tables.create(
                 guild_id=GUILD,
                 channel_id=50 + k,
                 game_id="toy",
@@ -246,7 +256,7 @@ async def test_two_processes_finishing_games_of_one_player_at_once_lose_no_updat
                 now=1.0,
                 seats=seats,
             )
-            await store.begin_game(table_id, seats, {"n": 0}, 1.0)
+            await store.tables.begin(table_id, seats, {"n": 0}, 1.0)
             rated = R.rated_game(
                 table_id=table_id,
                 guild_id=GUILD,
@@ -258,7 +268,7 @@ async def test_two_processes_finishing_games_of_one_player_at_once_lose_no_updat
             tables.append((store, table_id, rated))
         changes = await asyncio.gather(
             *(
-                store.append(
+                store.append(Commit(
                     table_id,
                     n=1,
                     kind="action",
@@ -271,7 +281,8 @@ async def test_two_processes_finishing_games_of_one_player_at_once_lose_no_updat
                     now=2.0,
                     finished=True,
                     rating=rated,
-                )
+                    rater=R.RATER,
+                ))
                 for store, table_id, rated in tables
             )
         )

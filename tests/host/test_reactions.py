@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.host.reactions import NOT_OFFERED, offer_digest
+from bot.host.messages import say
+from bot.host.reactions import offer_digest
 from bot.host.tables import Outputs, TableHost
 from bot.infra.store import Store
 from tests.host.conftest import ANA, BEN, CHANNEL, CID, Clock, HostFactory, RecordingRenderer, state_of
@@ -55,7 +56,7 @@ async def test_an_ai_next_seat_waits_while_a_person_may_challenge_then_moves(
     post = board(out)
     assert post.optional == [("challenge", f"Challenge Amsterdam's move of {s}")] and post.decline
     assert f"waits {WAIT} s" in post.text and "Ben (London) may challenge Amsterdam's move" in post.text
-    stored = await host.store.deadlines(table.table_id)
+    stored = await host.store.tables.deadlines(table.table_id)
     assert [(d.seat, d.due - clock.now) for d in stored] == [(2, WAIT)]  # the hold is stored: it survives restarts
     # the waiting opponent finds the challenge in the picker and in /play's list; the mover does not
     assert [c.action for c in await host.choices(BEN)] == ["challenge"]
@@ -66,9 +67,9 @@ async def test_an_ai_next_seat_waits_while_a_person_may_challenge_then_moves(
     [out] = await host.tick()
     after = host.table_for(CHANNEL)
     assert after.state_no > table.state_no and after.to_act == (1,)  # the AI moved; Ben's turn
-    log = await host.store.log(table.table_id)
+    log = await host.store.tables.log(table.table_id)
     assert [e.seat for e in log[table.state_no :]] == [2] * (after.state_no - table.state_no)
-    assert [d.seat for d in await host.store.deadlines(table.table_id)] == [1]  # Ben's turn limit, no hold
+    assert [d.seat for d in await host.store.tables.deadlines(table.table_id)] == [1]  # Ben's turn limit, no hold
     if state_of(host)["challenge"] is not None:  # the AI's own long move may be challenged by Ana now
         assert [c.action for c in await host.choices(ANA)] == ["challenge"]
 
@@ -181,14 +182,14 @@ async def test_a_board_button_means_only_what_the_board_offered(make_host: HostF
     post = board(await sail(host, s))
     digest = offer_digest(post.optional)
     before = host.table_for(CHANNEL).state_no
-    t = host._tables[host.table_for(CHANNEL).table_id]  # noqa: SLF001 - the truth, to pick forgeries
+    t = host.index.tables[host.table_for(CHANNEL).table_id]  # noqa: SLF001 - the truth, to pick forgeries
     # the held AI's own moves, which its hidden hand decides, and not offered on the board
     hidden = [a for a in t.game.legal_actions(t.state, 2) if a not in dict(post.optional)]
     assert hidden
     forged = [(1, digest), (-1, digest), (0, "00000000"), (0, ""), (10**9, digest), *((a, "") for a in hidden)]
     forged += [("pass", ""), ("challenge now", ""), ("", "")]
     replies = {(await host.react(BEN, pick, before, digest=h)).reply for pick, h in forged}
-    assert replies == {NOT_OFFERED} and host.table_for(CHANNEL).state_no == before
+    assert replies == {say("not_offered")} and host.table_for(CHANNEL).state_no == before
     stale = await host.react(BEN, 0, before - 1, digest=digest)
     assert not stale.ok and host.table_for(CHANNEL).state_no == before
     assert host.internal_errors == 0

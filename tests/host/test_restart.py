@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.infra.store import MIGRATIONS, IntegrityError, Store
+from bot.infra.store import MIGRATIONS, Commit, IntegrityError, Store
 from rules import registry
 from rules.core import canonical_json
 from tests.host.conftest import (
@@ -107,7 +107,7 @@ async def test_migrations_wal_and_idempotent_start(db_path: str) -> None:
     await store.open()
     assert await store.schema_version() == len(MIGRATIONS)
     if store.dialect == "sqlite":
-        assert await store.journal_mode() == "wal"  # type: ignore[attr-defined]
+        assert await store.db.journal_mode() == "wal"  # type: ignore[attr-defined]
     await store.migrate()  # a second run changes nothing
     assert await store.schema_version() == len(MIGRATIONS)
     await store.close()
@@ -118,11 +118,11 @@ async def test_the_log_is_append_only_and_holds_public_events(make_host: HostFac
     await running(host, BEN)
     await host.play(ANA, "draw")
     table_id = host.table_for(CHANNEL).table_id
-    log = await host.store.log(table_id)
+    log = await host.store.tables.log(table_id)
     assert [e.n for e in log] == list(range(1, len(log) + 1))
     assert log[-1].action == "draw" and log[-1].public == ["Red drew a gem."]
     with pytest.raises(IntegrityError):
-        await host.store.append(
+        await host.store.append(Commit(
             table_id,
             n=log[-1].n,
             kind="action",
@@ -133,8 +133,8 @@ async def test_the_log_is_append_only_and_holds_public_events(make_host: HostFac
             public=[],
             snapshot={},
             now=0.0,
-        )
-    assert len(await host.store.log(table_id)) == len(log)
+        ))
+    assert len(await host.store.tables.log(table_id)) == len(log)
 
 
 async def test_undo_and_the_turns_narration_survive_a_restart(make_host: HostFactory) -> None:
@@ -163,7 +163,7 @@ async def test_a_board_post_lost_in_a_crash_is_reposted_after_the_restart(make_h
     out = await first.play(ANA, "mark")
     board = next(p for p in out.public if p.board_key is not None and not p.edit_only)
     # the transport delivered this board; the next move is committed, but the bot dies before its post arrives
-    await first.store.save_board_post(board.table_id, board.board_key, CHANNEL, 555, board.state_no)
+    await first.store.posts.save_board_post(board.table_id, board.board_key, CHANNEL, 555, board.state_no)
     assert (await first.play(ANA, "mark")).ok
     committed = first.table_for(CHANNEL).state_no
     await first.close()
@@ -173,7 +173,7 @@ async def test_a_board_post_lost_in_a_crash_is_reposted_after_the_restart(make_h
     [post] = [p for p in repost.public if p.board_key is not None and not p.edit_only]
     assert post.state_no == committed and post.image and post.buttons and repost.channel_id == CHANNEL
     # once that post is delivered, nothing is lost any more
-    await second.store.save_board_post(post.table_id, post.board_key, CHANNEL, 556, post.state_no)
+    await second.store.posts.save_board_post(post.table_id, post.board_key, CHANNEL, 556, post.state_no)
     assert await second.lost_boards() == []
 
 
@@ -199,7 +199,7 @@ async def test_news_is_owed_with_its_move_so_a_crash_while_the_pictures_are_draw
     move = asyncio.create_task(host.play(ANA, "draw"))
     try:
         for _ in range(200):  # the move commits, then its pictures hang: the process "dies" here
-            if await host.store.dms_owed():
+            if await host.store.posts.dms_owed():
                 break
             await asyncio.sleep(0.05)
         gem = state_of(host)["hands"][0][-1]

@@ -53,7 +53,7 @@ async def test_a_repost_is_for_players_and_moderators_at_most_once_a_minute_and_
     move = await host.play(ANA, "mark")
     assert latest is not None and move.ok
     boards = [p for p in move.public if p.board_key and not p.edit_only]
-    assert boards[-1].board_key == host._tables[host.table_for(CHANNEL).table_id].turn_key  # noqa: SLF001
+    assert boards[-1].board_key == host.index.tables[host.table_for(CHANNEL).table_id].turn_key  # noqa: SLF001
 
 
 # -- kicks ------------------------------------------------------------------------------------------------------

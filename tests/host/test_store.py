@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.infra.settings import Settings
-from bot.infra.store import MIGRATIONS, DeadlineRow, IntegrityError, SeatRow, Store
+from bot.infra.store import MIGRATIONS, Commit, DeadlineRow, IntegrityError, SeatRow, Store
 
 SNOWFLAKE = 1_180_000_000_000_000_123  # Discord ids need 64 bits
 
@@ -22,7 +22,7 @@ async def store(db_url: str) -> AsyncIterator[Store]:
 
 
 async def new_table(store: Store, channel: int = SNOWFLAKE + 1) -> int:
-    return await store.create_table(
+    return await store.tables.create(
         guild_id=SNOWFLAKE,
         channel_id=channel,
         game_id="toy",
@@ -40,12 +40,12 @@ async def append(store: Store, table_id: int, n: int, **kw: object) -> None:
         n=n, kind="action", seat=0, action="mark", by_ai=False, user_id=SNOWFLAKE + 2, public=[f"move {n}"]
     )
     args.update(kw)
-    await store.append(table_id, snapshot={"n": n}, now=10.0 + n, **args)  # type: ignore[arg-type]
+    await store.append(Commit(table_id, snapshot={"n": n}, now=10.0 + n, **args))  # type: ignore[arg-type]
 
 
 async def test_a_table_round_trips_with_64_bit_ids(store: Store) -> None:
     table_id = await new_table(store)
-    row = await store.get_table(table_id)
+    row = await store.tables.get(table_id)
     assert row is not None
     assert (row.guild_id, row.channel_id, row.host_id, row.status, row.options) == (
         SNOWFLAKE,
@@ -55,53 +55,53 @@ async def test_a_table_round_trips_with_64_bit_ids(store: Store) -> None:
         {"length": "long"},
     )
     assert row.created == 1.5 and row.snapshot is None
-    assert [s.name for s in await store.seats(table_id)] == ["Ana", "AI"]
-    assert (await store.last_table_in(SNOWFLAKE + 1)).id == table_id  # type: ignore[union-attr]
+    assert [s.name for s in await store.seats.of(table_id)] == ["Ana", "AI"]
+    assert (await store.tables.last_in(SNOWFLAKE + 1)).id == table_id  # type: ignore[union-attr]
     assert await new_table(store, channel=5) > table_id  # ids grow
 
 
 async def test_the_log_is_append_only_and_a_failed_append_writes_nothing(store: Store) -> None:
     table_id = await new_table(store)
-    await store.begin_game(table_id, await store.seats(table_id), {"n": 0}, now=2.0)
+    await store.tables.begin(table_id, await store.seats.of(table_id), {"n": 0}, now=2.0)
     deadline = DeadlineRow(table_id, 0, 11.0, 99.5, False)
     await append(store, table_id, 1, deadlines=[deadline])
     with pytest.raises(IntegrityError):
         await append(store, table_id, 1, action="other", deadlines=[])
     # nothing of the failed transaction stays: not its snapshot, not its deadlines
-    row = await store.get_table(table_id)
+    row = await store.tables.get(table_id)
     assert row is not None and (row.state_no, row.snapshot, row.status) == (1, {"n": 1}, "running")
-    assert await store.deadlines(table_id) == [deadline]
-    assert [(e.n, e.action, e.public) for e in await store.log(table_id)] == [(1, "mark", ["move 1"])]
+    assert await store.tables.deadlines(table_id) == [deadline]
+    assert [(e.n, e.action, e.public) for e in await store.tables.log(table_id)] == [(1, "mark", ["move 1"])]
     await append(store, table_id, 2, kind="undo", seat=None, action=None)
-    assert [e.kind for e in await store.log(table_id)] == ["action", "undo"]
+    assert [e.kind for e in await store.tables.log(table_id)] == ["action", "undo"]
 
 
 async def test_the_final_move_commits_its_results_and_clears_the_deadlines(store: Store) -> None:
     table_id = await new_table(store)
-    await store.begin_game(table_id, await store.seats(table_id), {"n": 0}, now=2.0)
+    await store.tables.begin(table_id, await store.seats.of(table_id), {"n": 0}, now=2.0)
     await append(store, table_id, 1, deadlines=[DeadlineRow(table_id, 0, 1.0, 2.0, False)])
     result = dict(table_id=table_id, guild_id=SNOWFLAKE, game_id="toy", user_id=SNOWFLAKE + 2, name="Ana")
     await append(
         store, table_id, 2, finished=True, results=[{**result, "seat": 0, "won": True, "score": 3, "finished": 12}]
     )
-    row = await store.get_table(table_id)
-    assert row is not None and row.status == "finished" and await store.deadlines(table_id) == []
-    assert await store.user_stats(SNOWFLAKE, SNOWFLAKE + 2) == [("toy", 1, 1)]
-    assert await store.user_stats(SNOWFLAKE + 1, SNOWFLAKE + 2) == []  # another server's statistics are its own
-    assert await store.leaderboard(SNOWFLAKE, "toy") == [(SNOWFLAKE + 2, "Ana", 1, 1)]
-    assert await store.user_name(SNOWFLAKE, SNOWFLAKE + 2) == "Ana"
-    assert await store.user_name(SNOWFLAKE + 1, SNOWFLAKE + 2) is None
+    row = await store.tables.get(table_id)
+    assert row is not None and row.status == "finished" and await store.tables.deadlines(table_id) == []
+    assert await store.guilds.user_stats(SNOWFLAKE, SNOWFLAKE + 2) == [("toy", 1, 1)]
+    assert await store.guilds.user_stats(SNOWFLAKE + 1, SNOWFLAKE + 2) == []  # another server's statistics are its own
+    assert await store.guilds.leaderboard(SNOWFLAKE, "toy") == [(SNOWFLAKE + 2, "Ana", 1, 1)]
+    assert await store.guilds.user_name(SNOWFLAKE, SNOWFLAKE + 2) == "Ana"
+    assert await store.guilds.user_name(SNOWFLAKE + 1, SNOWFLAKE + 2) is None
     # recording the same seat again replaces it
-    await store.record_results([{**result, "seat": 0, "won": False, "score": None, "finished": 13, "name": "Ana B"}])
-    assert await store.leaderboard(SNOWFLAKE, "toy") == [(SNOWFLAKE + 2, "Ana B", 0, 1)]
-    assert await store.forget_user(SNOWFLAKE + 2) == 1 and await store.user_stats(SNOWFLAKE, SNOWFLAKE + 2) == []
+    await store.guilds.record_results([{**result, "seat": 0, "won": False, "score": None, "finished": 13, "name": "Ana B"}])
+    assert await store.guilds.leaderboard(SNOWFLAKE, "toy") == [(SNOWFLAKE + 2, "Ana B", 0, 1)]
+    assert await store.guilds.forget_user(SNOWFLAKE + 2) == 1 and await store.guilds.user_stats(SNOWFLAKE, SNOWFLAKE + 2) == []
 
 
 async def test_settings_board_posts_and_statuses(store: Store) -> None:
-    assert (await store.settings(SNOWFLAKE))["turn_limit_seconds"] == 86400
-    await store.save_settings(SNOWFLAKE, {"host_role_id": SNOWFLAKE + 9, "anyone_can_open": True})
-    await store.save_settings(SNOWFLAKE, {"host_role_id": SNOWFLAKE + 9, "turn_limit_seconds": 600})
-    assert await store.settings(SNOWFLAKE) == {
+    assert (await store.guilds.settings(SNOWFLAKE))["turn_limit_seconds"] == 86400
+    await store.guilds.save_settings(SNOWFLAKE, {"host_role_id": SNOWFLAKE + 9, "anyone_can_open": True})
+    await store.guilds.save_settings(SNOWFLAKE, {"host_role_id": SNOWFLAKE + 9, "turn_limit_seconds": 600})
+    assert await store.guilds.settings(SNOWFLAKE) == {
         "host_role_id": SNOWFLAKE + 9,
         "anyone_can_open": False,
         "turn_limit_seconds": 600,
@@ -109,16 +109,16 @@ async def test_settings_board_posts_and_statuses(store: Store) -> None:
         "web_pages": True,
     }
     table_id = await new_table(store)
-    await store.save_board_post(table_id, "k1", SNOWFLAKE + 1, SNOWFLAKE + 7, 0)
-    await store.save_board_post(table_id, "k2", SNOWFLAKE + 1, SNOWFLAKE + 8, 3)
-    assert await store.board_post(table_id) == ("k2", SNOWFLAKE + 1, SNOWFLAKE + 8)
-    assert await store.shown_states() == {table_id: 3}
-    assert [t.id for t in await store.tables_with_status("lobby")] == [table_id]
-    assert list(await store.seats_of_tables_with_status("lobby")) == [table_id]
-    await store.set_deadlines(table_id, [DeadlineRow(table_id, 1, 1.0, 2.0, True)])
-    await store.set_status(table_id, "abandoned", now=3.0)
-    assert await store.tables_with_status("lobby", "running") == [] and await store.deadlines() == []
-    assert await store.shown_states() == {}
+    await store.posts.save_board_post(table_id, "k1", SNOWFLAKE + 1, SNOWFLAKE + 7, 0)
+    await store.posts.save_board_post(table_id, "k2", SNOWFLAKE + 1, SNOWFLAKE + 8, 3)
+    assert await store.posts.board_post(table_id) == ("k2", SNOWFLAKE + 1, SNOWFLAKE + 8)
+    assert await store.posts.shown_states() == {table_id: 3}
+    assert [t.id for t in await store.tables.with_status("lobby")] == [table_id]
+    assert list(await store.seats.by_status("lobby")) == [table_id]
+    await store.tables.set_deadlines(table_id, [DeadlineRow(table_id, 1, 1.0, 2.0, True)])
+    await store.tables.set_status(table_id, "abandoned", now=3.0)
+    assert await store.tables.with_status("lobby", "running") == [] and await store.tables.deadlines() == []
+    assert await store.posts.shown_states() == {}
 
 
 async def test_migrations_are_numbered_and_idempotent(db_url: str) -> None:
@@ -135,14 +135,14 @@ async def test_migrations_are_numbered_and_idempotent(db_url: str) -> None:
 
 
 def test_the_url_picks_the_store() -> None:
-    from bot.infra.store.postgres import PostgresStore
-    from bot.infra.store.sqlite import SQLiteStore
+    from bot.infra.store.postgres import PostgresDatabase
+    from bot.infra.store.sqlite import SQLiteDatabase
 
-    assert type(Store("postgresql://u:secret@h/db")) is PostgresStore
-    assert type(Store("postgres://h/db")) is PostgresStore
-    plain, url = Store("x/parley.sqlite3"), Store("sqlite:///x/parley.sqlite3")
-    assert type(plain) is type(url) is SQLiteStore and plain.path == url.path == "x/parley.sqlite3"  # type: ignore[attr-defined]
-    assert Store("sqlite:////abs/p.db").path == "/abs/p.db"  # type: ignore[attr-defined]
+    assert type(Store("postgresql://u:secret@h/db").db) is PostgresDatabase
+    assert type(Store("postgres://h/db").db) is PostgresDatabase
+    plain, url = Store("x/parley.sqlite3").db, Store("sqlite:///x/parley.sqlite3").db
+    assert type(plain) is type(url) is SQLiteDatabase and plain.path == url.path == "x/parley.sqlite3"  # type: ignore[attr-defined]
+    assert Store("sqlite:////abs/p.db").db.path == "/abs/p.db"  # type: ignore[attr-defined]
     assert "secret" not in repr(Store("postgresql://u:secret@h/db"))
     assert "secret" not in repr(Store("postgresql://h/db?user=u&password=secret"))
     assert "secret" not in repr(Settings(db_path="postgresql://u:secret@h/db"))
@@ -163,15 +163,15 @@ def test_without_a_server_the_postgresql_tests_skip_but_fail_under_ci(monkeypatc
 async def test_dms_owed_until_sent_and_a_handed_on_host(store: Store) -> None:
     table_id = await new_table(store)
     user = SNOWFLAKE + 2
-    await store.owe_dms([(table_id, user, 3, "drew a key"), (table_id, SNOWFLAKE + 5, 3, "other")], 1.0)
-    await store.owe_dms([(table_id, user, 3, "the same moment again"), (table_id, user, 5, "drew a hat")], 2.0)
-    assert await store.dms_owed() == [
+    await store.posts.owe_dms([(table_id, user, 3, "drew a key"), (table_id, SNOWFLAKE + 5, 3, "other")], 1.0)
+    await store.posts.owe_dms([(table_id, user, 3, "the same moment again"), (table_id, user, 5, "drew a hat")], 2.0)
+    assert await store.posts.dms_owed() == [
         (table_id, user, 3, "drew a key"),  # one per user, table and state: the second of a moment is not kept
         (table_id, SNOWFLAKE + 5, 3, "other"),
         (table_id, user, 5, "drew a hat"),
     ]
-    await store.dm_sent(table_id, user, 4)  # what was sent up to state 4 is no longer owed
-    assert await store.dms_owed() == [(table_id, SNOWFLAKE + 5, 3, "other"), (table_id, user, 5, "drew a hat")]
-    await store.set_host(table_id, SNOWFLAKE + 5, 3.0)
-    row = await store.get_table(table_id)
+    await store.posts.dm_sent(table_id, user, 4)  # what was sent up to state 4 is no longer owed
+    assert await store.posts.dms_owed() == [(table_id, SNOWFLAKE + 5, 3, "other"), (table_id, user, 5, "drew a hat")]
+    await store.tables.set_host(table_id, SNOWFLAKE + 5, 3.0)
+    row = await store.tables.get(table_id)
     assert row is not None and row.host_id == SNOWFLAKE + 5

@@ -13,7 +13,7 @@ HOUR = 3600.0
 async def test_deadlines_default_to_a_day_and_are_stored(host: TableHost, clock: Clock) -> None:
     await running(host, BEN)
     summary = host.table_for(CHANNEL)
-    stored = await host.store.deadlines(summary.table_id)
+    stored = await host.store.tables.deadlines(summary.table_id)
     assert [(d.seat, d.due - d.started) for d in stored] == [(0, 24 * HOUR)]
 
 
@@ -36,9 +36,9 @@ async def test_half_time_reminder_by_dm_once_then_ai_takes_the_whole_turn(host: 
     assert "Ana ran out of time; the AI moves for them" in text
     summary = host.table_for(CHANNEL)
     assert summary.to_act == (1,)  # Ana's turn was finished for her
-    log = await host.store.log(summary.table_id)
+    log = await host.store.tables.log(summary.table_id)
     assert log[-1].by_ai and log[-1].seat == 0
-    stored = await host.store.deadlines(summary.table_id)
+    stored = await host.store.tables.deadlines(summary.table_id)
     assert [(d.seat, d.due) for d in stored] == [(1, clock.now + 2 * HOUR)]
 
 
@@ -59,7 +59,7 @@ async def test_without_ai_takeover_the_games_default_action_is_applied(host: Tab
     [out] = await host.tick()
     assert "the default move is applied" in "\n".join(p.text for p in out.public)
     summary = host.table_for(CHANNEL)
-    log = await host.store.log(summary.table_id)
+    log = await host.store.tables.log(summary.table_id)
     assert log[-1].action == "end"  # the toy game's timeout_action: the last legal action
     assert state_of(host)["marks"] == marks and summary.to_act == (1,)
 
@@ -95,9 +95,9 @@ async def test_a_woken_table_runs_its_timers_at_once_and_publishes_them(host: Ta
     async def publish(out) -> None:  # type: ignore[no-untyped-def]
         published.append(out)
 
-    table = host._tables[host.table_for(CHANNEL).table_id]  # noqa: SLF001 - the test wakes one table
+    table = host.index.tables[host.table_for(CHANNEL).table_id]  # noqa: SLF001 - the test wakes one table
     host.wake(table, clock.now + 10)  # without a transport: nothing to publish to, so nothing is scheduled
-    assert host._wakes == {}  # noqa: SLF001
+    assert host.background.wakes == {}  # noqa: SLF001
     host.publish = publish
     clock.advance(HOUR + 1)
     host.wake(table, clock.now)
@@ -132,4 +132,4 @@ async def test_background_work_is_published_and_cancelled_at_close(host: TableHo
     await started.wait()
     assert [o.reply for o in published] == ["done"]
     await host.close()
-    assert [o.reply for o in published] == ["done"] and not host._later  # noqa: SLF001
+    assert [o.reply for o in published] == ["done"] and not host.background.tasks  # noqa: SLF001

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 from bot.host.api import Choice, menu_order
-from bot.host.play import confirmation
 from bot.host.refusals import allowed, refusal, why
+from bot.host.turns import confirmation
 
 
 def ride_table() -> list[Choice]:

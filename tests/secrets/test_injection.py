@@ -194,7 +194,7 @@ async def test_host_a_spectator_hand_with_a_private_line_is_caught(
 
     async def hand(self: TableHost, caller: Any) -> Outputs:
         out = await real(self, caller)
-        t = self._tables[self.table_for(caller.channel_id).table_id]  # noqa: SLF001
+        t = self.index.tables[self.table_for(caller.channel_id).table_id]  # noqa: SLF001
         lines = private_lines(t.game, t.state, range(len(t.seats)))
         return Outputs(ok=out.ok, reply=out.reply + "\n" + "\n".join(lines))
 
@@ -210,7 +210,7 @@ async def test_host_history_with_a_secret_is_caught(
 
     async def history(self: TableHost, caller: Any) -> Outputs:
         out = await real(self, caller)
-        t = self._tables[self.table_for(caller.channel_id).table_id]  # noqa: SLF001
+        t = self.index.tables[self.table_for(caller.channel_id).table_id]  # noqa: SLF001
         return Outputs(ok=out.ok, reply=out.reply + f"\n(seed {t.seed})")
 
     monkeypatch.setattr(TableHost, "history", history)

@@ -213,7 +213,7 @@ async def _step(site: Site, b: Browser, slug: str) -> None:
     await b.wait(lambda d: _at(d) == 1 and d.find_element("id", "board").get_attribute("src").endswith("/board/1.png"))
     await scrub(4)
     await b.wait(lambda d: _at(d) == 4)
-    log = await site.host.store.log(site.host.table_for(CHANNEL).table_id)
+    log = await site.host.store.tables.log(site.host.table_for(CHANNEL).table_id)
     assert log[3].public[0] in await b.run(_text, b.driver, "lines")
     await b.run(key, Keys.END)
     await b.wait(lambda d: _at(d) == total)
@@ -270,7 +270,7 @@ async def test_a_finished_game_seen_from_a_seat(make_site: SiteFactory, browsers
     assert (await site.host.join(BEN)).ok and (await site.host.start_table(ANA)).ok
     while await play_one(site.host):
         pass
-    slug = await site.slug(site.host._last[CHANNEL])  # noqa: SLF001 - the channel's finished table
+    slug = await site.slug(site.host.index.last[CHANNEL])  # noqa: SLF001 - the channel's finished table
     for size in (PHONE, DESKTOP):
         await _finished(site, browsers(size), slug)
 

@@ -51,7 +51,7 @@ async def test_a_spectator_gets_every_move_once_across_a_reconnect(site: Site) -
     again.close()
     # every move once, in order, including the AI's runs of moves made in one go
     assert moves(seen) == list(range(1, n + 1))
-    log = await site.host.store.log(site.host.table_for(CHANNEL).table_id)
+    log = await site.host.store.tables.log(site.host.table_for(CHANNEL).table_id)
     by_n = {e.id: e.data["lines"] for e in seen if e.event == "move"}
     assert [by_n[e.n] for e in log] == [e.public for e in log]
 

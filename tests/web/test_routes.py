@@ -60,7 +60,7 @@ async def test_the_table_page_shows_the_table_and_previews_its_public_board(site
     assert "seat/board" not in html
     # the narration of the move the channel saw
     summary = site.host.table_for(CHANNEL)
-    entry = (await site.host.store.log(summary.table_id))[0]
+    entry = (await site.host.store.tables.log(summary.table_id))[0]
     assert entry.public[0] in html
 
 
@@ -145,7 +145,7 @@ async def test_a_lobby_and_a_finished_game(site: Site) -> None:
     assert seat["seat"] == 2 and len(seat["summaries"]) == len(seat["moves"])
     status, _, body = await site.get(f"/t/{slug}/replay?n=3&seat=2")
     assert status == 200 and b"Ben (Blue): private view" in body and b"Whose view" in body
-    row = await site.host.store.get_table(site.host._last[CHANNEL])  # noqa: SLF001
+    row = await site.host.store.tables.get(site.host.index.last[CHANNEL])  # noqa: SLF001
     for path in ("", "/state.json", "/replay", "/replay.json", "/replay.json?seat=1"):
         text = (await site.get(f"/t/{slug}{path}"))[2].decode()
         assert row.seed not in text and row.ai_seed not in text, path

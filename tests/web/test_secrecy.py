@@ -92,7 +92,7 @@ async def _play_one(make_site: SiteFactory, game_id: str, i: int) -> int:
         assert (await host.ai_add(ANA, "easy")).ok
     assert (await host.start_table(ANA)).ok
     table_id = host.table_for(CHANNEL).table_id
-    row = await host.store.get_table(table_id)
+    row = await host.store.tables.get(table_id)
     seeds = seeds_of(row)
     slug = await site.slug(table_id)
     watch = Watch(game, host, players)

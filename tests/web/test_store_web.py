@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from bot.infra.store import IntegrityError, SeatRow, Store
+from bot.infra.store import Commit, IntegrityError, SeatRow, Store
 from tests.host.test_store import SNOWFLAKE, new_table
 
 
@@ -18,36 +18,36 @@ async def test_web_queries(db_url: str) -> None:
     try:
         a, b = await new_table(store), await new_table(store)
         # an address is made once; a second process asking at the same time gets the same one
-        first = await store.web_slug(a, "slug-a", 1.0)
-        assert first == "slug-a" and await other.web_slug(a, "another", 2.0) == "slug-a"
-        assert await store.web_slug(b, "slug-b", 1.0) == "slug-b"
-        assert (await other.table_by_slug("slug-a")).id == a
-        assert await store.table_by_slug("nope") is None
+        first = await store.web.slug(a, "slug-a", 1.0)
+        assert first == "slug-a" and await other.web.slug(a, "another", 2.0) == "slug-a"
+        assert await store.web.slug(b, "slug-b", 1.0) == "slug-b"
+        assert (await other.web.table("slug-a")).id == a
+        assert await store.web.table("nope") is None
         # the signing key is made once and shared
-        key = await store.web_key("seat-links", "k1")
-        assert key == "k1" and await other.web_key("seat-links", "k2") == "k1"
+        key = await store.web.key("seat-links", "k1")
+        assert key == "k1" and await other.web.key("seat-links", "k2") == "k1"
         # revocations count up per table and player
-        assert await store.web_links_generation(a, SNOWFLAKE) == 0
-        await store.revoke_web_links(a, SNOWFLAKE)
-        await other.revoke_web_links(a, SNOWFLAKE)
-        assert await store.web_links_generation(a, SNOWFLAKE) == 2
-        assert await store.web_links_generation(b, SNOWFLAKE) == 0
+        assert await store.web.generation(a, SNOWFLAKE) == 0
+        await store.web.revoke(a, SNOWFLAKE)
+        await other.web.revoke(a, SNOWFLAKE)
+        assert await store.web.generation(a, SNOWFLAKE) == 2
+        assert await store.web.generation(b, SNOWFLAKE) == 0
         # marks and the log after a move
-        await store.begin_game(a, [SeatRow(0, SNOWFLAKE, "Ana", None)], {"x": 0}, 5.0)
-        marks = await store.table_marks([a, b, 999])
+        await store.tables.begin(a, [SeatRow(0, SNOWFLAKE, "Ana", None)], {"x": 0}, 5.0)
+        marks = await store.tables.marks([a, b, 999])
         assert marks[a] == (0, "running", 5.0) and marks[b][1] == "lobby" and 999 not in marks
         for n in (1, 2, 3):
-            await store.append(
+            await store.append(Commit(
                 a, n=n, kind="action", seat=0, action=f"a{n}", by_ai=False, user_id=SNOWFLAKE,
                 public=[f"line {n}"], snapshot={"x": n}, now=5.0 + n,
-            )
-        assert [e.n for e in await other.log_since(a, 1)] == [2, 3]
-        assert [e.public for e in await other.log_since(a, 0, limit=1)] == [["line 1"]]
-        assert (await other.table_marks([a]))[a] == (3, "running", 8.0)
+            ))
+        assert [e.n for e in await other.tables.log_since(a, 1)] == [2, 3]
+        assert [e.public for e in await other.tables.log_since(a, 0, limit=1)] == [["line 1"]]
+        assert (await other.tables.marks([a]))[a] == (3, "running", 8.0)
         # the server setting, on by default
-        assert (await store.settings(SNOWFLAKE))["web_pages"] is True
-        await store.save_settings(SNOWFLAKE, {"web_pages": False})
-        assert (await other.settings(SNOWFLAKE))["web_pages"] is False
+        assert (await store.guilds.settings(SNOWFLAKE))["web_pages"] is True
+        await store.guilds.save_settings(SNOWFLAKE, {"web_pages": False})
+        assert (await other.guilds.settings(SNOWFLAKE))["web_pages"] is False
     finally:
         await other.close()
         await store.close()
@@ -70,24 +70,24 @@ async def test_listening_for_changed_tables(db_url: str) -> None:
         table = await new_table(writer)
         await asyncio.sleep(0.5)  # the listener connects in the background
         changes = [
-            lambda: writer.save_seats(table, [SeatRow(0, SNOWFLAKE, "Ana", None)], 11.0),
-            lambda: writer.begin_game(table, [SeatRow(0, SNOWFLAKE, "Ana", None)], {"x": 0}, 12.0),
-            lambda: writer.append(
+            lambda: writer.seats.save(table, [SeatRow(0, SNOWFLAKE, "Ana", None)], 11.0),
+            lambda: writer.tables.begin(table, [SeatRow(0, SNOWFLAKE, "Ana", None)], {"x": 0}, 12.0),
+            lambda: writer.append(Commit(
                 table, n=1, kind="action", seat=0, action="a", by_ai=False, user_id=SNOWFLAKE, public=["l"],
                 snapshot={"x": 1}, now=13.0,
-            ),
-            lambda: writer.set_status(table, "abandoned", 14.0),
+            )),
+            lambda: writer.tables.set_status(table, "abandoned", 14.0),
         ]
         for change in changes:
             await change()
             assert await asyncio.wait_for(heard.get(), 10) == table
         # a change that did not commit says nothing
         with contextlib.suppress(IntegrityError):
-            await writer.append(
+            await writer.append(Commit(
                 table, n=1, kind="action", seat=0, action="again", by_ai=False, user_id=SNOWFLAKE, public=[],
                 snapshot={"x": 1}, now=15.0,
-            )
-        await writer.touch(table, 16.0)  # nothing a page shows
+            ))
+        await writer.tables.touch(table, 16.0)  # nothing a page shows
         await asyncio.sleep(0.5)
         assert heard.empty()
     finally:

@@ -9,7 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.infra.replay import replay_steps, same_state
-from bot.infra.store.base import DATA_TABLES, Store, redact_url
+from bot.infra.store.db import redact_url
+from bot.infra.store.front import Store
+from bot.infra.store.schema import DATA_TABLES
 from rules import registry
 
 
@@ -75,7 +77,7 @@ async def verify(src: Store, dst: Store, report: CopyReport, say: Callable[[str]
         m, n = await src.count(table), await dst.count(table)
         if m != copied or n != copied:
             report.mismatches.append(f"{table}: {m} rows in the source, {n} in the target")
-    for row in await dst.tables_with_status("running", "finished", "abandoned"):
+    for row in await dst.tables.with_status("running", "finished", "abandoned"):
         if row.snapshot is None:
             continue
         try:
@@ -83,7 +85,7 @@ async def verify(src: Store, dst: Store, report: CopyReport, say: Callable[[str]
         except KeyError:
             report.mismatches.append(f"table {row.id}: unknown game {row.game_id!r}")
             continue
-        log = await dst.log(row.id)
+        log = await dst.tables.log(row.id)
         if [e.n for e in log] != list(range(1, row.state_no + 1)):
             report.mismatches.append(f"table {row.id}: state {row.state_no} but {len(log)} log entries")
             continue

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from urllib.parse import urlsplit
 
-from bot.infra.store.base import is_postgres_url, redact_url
+from bot.infra.store.db import is_postgres_url, redact_url
 
 #: seconds a PostgreSQL connection may take before the server counts as unreachable (asyncpg waits 60 by default)
 CONNECT_SECONDS = 10.0

@@ -1,4 +1,4 @@
-"""The PostgreSQL store (asyncpg): one database shared by every process of a cluster deployment.
+"""The PostgreSQL database (asyncpg): one database shared by every process of a cluster deployment.
 
 ``PARLEY_DB=postgresql://user[:password]@host:5432/database`` selects it; query parameters of the URL become
 server settings of each connection (``?search_path=parley`` keeps Parley's tables in their own schema, which
@@ -25,8 +25,9 @@ from typing import Any
 
 import asyncpg
 
-from bot.infra.store.base import MIGRATIONS, IntegrityError, Row, Store, Tx
+from bot.infra.store.db import Database, Exec, IntegrityError, Many, Op, Read, Row, Tx
 from bot.infra.store.errors import CONNECT_SECONDS, StoreError, postgres_failure, url_problem
+from bot.infra.store.schema import MIGRATIONS
 
 log = logging.getLogger("parley.store")
 
@@ -54,7 +55,7 @@ def _count(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
-class PostgresStore(Store):
+class PostgresDatabase(Database):
     dialect = "postgresql"
 
     def __init__(self, url: str, pool_size: int = POOL_SIZE) -> None:
@@ -65,7 +66,7 @@ class PostgresStore(Store):
         self._notifying: set[asyncio.Task[None]] = set()
 
     async def open(self, *, create: bool = True) -> None:
-        """Connect the pool, migrate and rate earlier games (``create`` is for SQLite files: a PostgreSQL
+        """Connect the pool and migrate (``create`` is for SQLite files: a PostgreSQL
         database always exists before Parley uses it). A server that cannot be used raises :class:`StoreError`
         in one line, the pool closed; a connection waits at most ``CONNECT_SECONDS``."""
         if self._pool is not None:
@@ -79,7 +80,6 @@ class PostgresStore(Store):
                 self.url, min_size=1, max_size=self.pool_size, reset=_rollback_if_open, timeout=CONNECT_SECONDS
             )
             await self.migrate()
-            await self.rate_earlier_games()
         except BaseException as exc:
             await self.close()
             if isinstance(exc, TimeoutError | OSError | ValueError | asyncpg.PostgresError | asyncpg.InterfaceError):
@@ -111,7 +111,15 @@ class PostgresStore(Store):
             except asyncpg.IntegrityConstraintViolationError as exc:
                 raise IntegrityError(str(exc)) from exc
 
-    async def _fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
+    async def run(self, ops: Sequence[Op]) -> None:
+        async with self.pool.acquire() as con:
+            try:
+                async with con.transaction():
+                    await _run(con, ops)
+            except asyncpg.IntegrityConstraintViolationError as exc:
+                raise IntegrityError(str(exc)) from exc
+
+    async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
         return list(await self.pool.fetch(to_dollars(sql), *args))
 
     async def schema_version(self) -> int:
@@ -139,7 +147,7 @@ class PostgresStore(Store):
                     log.info("database schema migrated to version %d", i + 1)
 
     async def table_names(self) -> set[str]:
-        rows = await self._fetch(
+        rows = await self.fetch(
             "SELECT c.relname FROM pg_class c WHERE c.relkind = 'r'"
             " AND c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())"
         )
@@ -147,13 +155,12 @@ class PostgresStore(Store):
 
     async def after_copy(self) -> None:
         # copied tables keep their ids: new tables must be numbered after them
-        await self._fetch(
+        await self.fetch(
             "SELECT setval(pg_get_serial_sequence('tables', 'id'), GREATEST(COALESCE(MAX(id), 0), 1),"
             " MAX(id) IS NOT NULL) FROM tables"
         )
 
-
-    def _changed(self, table_id: int) -> None:
+    def changed(self, table_id: int) -> None:
         """Notify ``left('parley_' || schema, 63)`` with the table's id, after the change's commit and in a
         transaction of its own, in the background. Never inside the move's own transaction: a transaction that
         notifies holds a cluster-wide lock through its commit, so every move's commit would wait for every other
@@ -178,7 +185,7 @@ class PostgresStore(Store):
             log.warning("could not tell listening web pages that table %s changed: %s", table_id, type(exc).__name__)
 
     async def listen_tables(self, on_change: Callable[[int | None], None]) -> Callable[[], Awaitable[None]] | None:
-        """One connection of its own (a pooled one would be handed to queries) listens where :meth:`_changed`
+        """One connection of its own (a pooled one would be handed to queries) listens where :meth:`changed`
         notifies, and is made again after it is lost."""
         task = asyncio.create_task(self._listen(on_change), name="parley-listen-tables")
 
@@ -243,5 +250,17 @@ class _PostgresTx:
         if rows:
             await self.con.executemany(to_dollars(sql), rows)
 
-    async def insert(self, sql: str, args: Sequence[Any]) -> int:
-        return int(await self.con.fetchval(to_dollars(sql) + " RETURNING id", *args))
+
+async def _run(con: asyncpg.Connection, ops: Sequence[Op]) -> None:
+    for op in ops:
+        if isinstance(op, Exec):
+            await con.execute(to_dollars(op.sql), *op.args)
+        elif isinstance(op, Many):
+            if op.rows:
+                await con.executemany(to_dollars(op.sql), op.rows)
+        elif isinstance(op, Read):
+            await _run(con, op.then(await _read(con, op.sql, op.args)))
+
+
+async def _read(con: asyncpg.Connection, sql: str, args: Sequence[Any]) -> list[Row]:
+    return list(await con.fetch(to_dollars(sql), *args))

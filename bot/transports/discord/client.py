@@ -297,7 +297,7 @@ def run(settings: Settings) -> int:
             if settings.web_url:
                 bot.delivery.web_links = WebLinks(host.store, settings.web_url)  # Watch buttons, /hand's seat link
             if settings.web_port:
-                bot.transports.web = WebPages(settings, host.pictures)
+                bot.web = WebPages(settings, host.pictures)
             lost: list[str] = []
             async with bot:
                 _close_on_sigterm(bot)

@@ -147,7 +147,7 @@ class Delivery:
         board = self._boards.get(key)
         if board is None and post.table_id is not None and post.board_key is not None:
             # after a restart: the board post of the turn in progress, saved with the table
-            saved = await self.host.store.board_post(post.table_id)
+            saved = await self.host.store.posts.board_post(post.table_id)
             if saved is not None:
                 board = self._boards[key] = _Board(*saved)
                 if board.board_key.endswith(":lobby"):
@@ -163,7 +163,7 @@ class Delivery:
                     allowed_mentions=mentions,
                 )
                 if post.table_id is not None:
-                    await self.host.store.save_board_post(
+                    await self.host.store.posts.save_board_post(
                         post.table_id, board.board_key, board.channel_id, board.message_id, post.state_no
                     )
                 return
@@ -179,7 +179,7 @@ class Delivery:
             if post.table_id is not None and post.board_key.endswith(":lobby"):
                 self._lobbies[post.table_id] = sent.id  # edited again when the game starts and ends
             if post.table_id is not None:
-                await self.host.store.save_board_post(post.table_id, post.board_key, channel_id, sent.id, post.state_no)
+                await self.host.store.posts.save_board_post(post.table_id, post.board_key, channel_id, sent.id, post.state_no)
 
     # -- DMs -------------------------------------------------------------------------------------------
     async def _dm(self, channel_id: int | None, user_id: int, post: Post) -> None:

@@ -201,7 +201,7 @@ class WebApp:
         return snap
 
     async def _recent_moves(self, snap: Snapshot) -> list[dict[str, Any]]:
-        entries = await self.store.log_since(snap.table_id, max(0, snap.n - PAGE_MOVES))
+        entries = await self.store.tables.log_since(snap.table_id, max(0, snap.n - PAGE_MOVES))
         return [move_event(e) for e in entries if e.n <= snap.n]
 
     @staticmethod
@@ -305,7 +305,7 @@ class WebApp:
         ``/table history`` gives); for a seat, what it held after each move."""
 
         async def build() -> dict[str, Any]:
-            entries: list[LogRow] = [e for e in await self.store.log(snap.table_id) if e.n <= snap.n]
+            entries: list[LogRow] = [e for e in await self.store.tables.log(snap.table_id) if e.n <= snap.n]
             t, view = snap.table(), snap.public_view()
             moves: list[dict[str, Any]] = [{"n": 0, "lines": ["The deal."] if snap.state else [], "action": ""}]
             for e in entries:

@@ -73,7 +73,7 @@ class Feed:
             if not seen:
                 continue
             try:
-                now = await self.store.table_marks(list(seen))
+                now = await self.store.tables.marks(list(seen))
             except Exception as exc:  # noqa: BLE001 - a failed poll is retried at the next tick
                 log.warning("polling the watched tables failed: %s", type(exc).__name__)
                 continue

@@ -126,14 +126,14 @@ class WebLinks:
     async def signer(self) -> Signer:
         """The signer with the cluster's key (made and stored by the first process that needs it)."""
         if self._signer is None:
-            key = await self.store.web_key(KEY_NAME, secrets.token_hex(32))
+            key = await self.store.web.key(KEY_NAME, secrets.token_hex(32))
             self._signer = Signer(bytes.fromhex(key))
         return self._signer
 
     async def slug(self, table_id: int) -> str:
         slug = self._slugs.get(table_id)
         if slug is None:
-            slug = await self.store.web_slug(table_id, new_slug(), self.clock())
+            slug = await self.store.web.slug(table_id, new_slug(), self.clock())
             _remember(self._slugs, table_id, slug)
         return slug
 
@@ -144,7 +144,7 @@ class WebLinks:
         cached = self._settings.get(guild_id)
         if cached is not None and now - cached[0] < SETTING_SECONDS:
             return cached[1]
-        on = bool((await self.store.settings(guild_id)).get("web_pages", True))
+        on = bool((await self.store.guilds.settings(guild_id)).get("web_pages", True))
         if len(self._settings) > REMEMBERED:
             self._settings.clear()
         self._settings[guild_id] = (now, on)
@@ -153,7 +153,7 @@ class WebLinks:
     async def _guild(self, table_id: int) -> int | None:
         guild = self._guilds.get(table_id)
         if guild is None:
-            row = await self.store.get_table(table_id)
+            row = await self.store.tables.get(table_id)
             if row is None:
                 return None
             guild = row.guild_id
@@ -173,7 +173,7 @@ class WebLinks:
         guild = await self._guild(table_id)
         if guild is None or not await self.enabled(guild):
             return None
-        generation = await self.store.web_links_generation(table_id, user_id)
+        generation = await self.store.web.generation(table_id, user_id)
         p = SeatPass(LINK, await self.slug(table_id), seat, user_id, generation, int(self.clock()) + LINK_SECONDS)
         return f"{self.base_url}/s/{(await self.signer()).sign(p)}"
 

@@ -128,7 +128,7 @@ class Hub:
         if snap is None or (snap.mark == w.snap.mark and snap.seats == w.snap.seats):
             return
         if snap.n > w.snap.n:
-            for entry in await self.store.log_since(snap.table_id, w.snap.n):
+            for entry in await self.store.tables.log_since(snap.table_id, w.snap.n):
                 if entry.n <= snap.n:
                     w.moves.append((entry.n, move_chunk(entry)))
         w.snap = snap
@@ -143,7 +143,7 @@ class Hub:
         recent = [m for m in w.moves if last < m[0] <= upto]
         if recent and recent[0][0] == last + 1 and recent[-1][0] == upto:
             return recent
-        return [(e.n, move_chunk(e)) for e in await self.store.log_since(w.snap.table_id, last) if e.n <= upto]
+        return [(e.n, move_chunk(e)) for e in await self.store.tables.log_since(w.snap.table_id, last) if e.n <= upto]
 
     # -- subscribers --------------------------------------------------------------------------------------
     def join(self, snap: Snapshot, address: str, seat: SeatPass | None) -> tuple[Watch, Subscriber]:

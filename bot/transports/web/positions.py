@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
-from bot.host.posts import PostsMixin
+from bot.host.posts import private_summary
 from bot.infra.replay import Move
 from bot.infra.store import Store
 from bot.transports.web.cache import Cache
@@ -43,7 +43,7 @@ def replay_views(
 def seat_summaries(game_id: str, public: list[dict[str, Any]], mine: list[dict[str, Any]], seat: int) -> list[str]:
     """What ``seat`` held after every move, in the words of its ``/hand`` (a replay from its view)."""
     game = registry.get(game_id)
-    return [PostsMixin._private_summary(game, p, m, seat) for p, m in zip(public, mine, strict=True)]  # noqa: SLF001
+    return [private_summary(game, p, m, seat) for p, m in zip(public, mine, strict=True)]
 
 
 class Positions:
@@ -58,7 +58,7 @@ class Positions:
         views are only asked for once the game is over (the caller checks)."""
 
         async def replay() -> list[dict[str, Any]]:
-            moves: list[Move] = [(e.kind, e.seat, e.action) for e in await self.store.log(snap.table_id) if e.n <= snap.n]
+            moves: list[Move] = [(e.kind, e.seat, e.action) for e in await self.store.tables.log(snap.table_id) if e.n <= snap.n]
             row = snap.row
             players = row.players or len(snap.seats)
             return await asyncio.to_thread(replay_views, row.game_id, players, row.options, row.seed, moves, seat)

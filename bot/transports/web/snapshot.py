@@ -15,7 +15,7 @@ from typing import Any
 
 import renderers
 from bot.host.outputs import outcome_text
-from bot.host.posts import PostsMixin, prompt_line
+from bot.host.posts import private_summary, prompt_line
 from bot.host.table import Table
 from bot.infra.store import LogRow, SeatRow, TableRow
 from rules import registry
@@ -181,7 +181,7 @@ class Snapshot:
             return {**card, "picture": None, "summary": [], "fine": [], "owes": False, "owed": ""}
         mine = game.view(self.state, seat)
         owes = seat in self.to_act()
-        summary = PostsMixin._private_summary(game, view, mine, seat)  # noqa: SLF001 - the host's one way to say it
+        summary = private_summary(game, view, mine, seat)  # the host's one way to say it
         return {
             **card,
             "picture": f"{self.base}/seat/board/{self.n}.png",

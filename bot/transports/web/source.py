@@ -42,7 +42,7 @@ class Source:
 
     async def load(self, table_id: int, slug: str) -> Snapshot | None:
         """The table as stored now (the kept snapshot again when nothing changed since)."""
-        row = await self.store.get_table(table_id)
+        row = await self.store.tables.get(table_id)
         if row is None:
             return None
         return await self._snapshot(row, slug)
@@ -52,7 +52,7 @@ class Source:
         and a table whose server turned the pages off look the same)."""
         if not slug or len(slug) > 64:
             return None
-        row = await self.store.table_by_slug(slug)
+        row = await self.store.web.table(slug)
         if row is None:
             return None
         self._ids[slug] = row.id
@@ -66,7 +66,7 @@ class Source:
 
     async def _snapshot(self, row: TableRow, slug: str) -> Snapshot:
         old = self._kept.get(row.id)
-        seats = await self.store.seats(row.id)
+        seats = await self.store.seats.of(row.id)
         if old is not None and old.mark == (row.state_no, row.status, float(row.updated)) and old.seats == seats:
             return old
         snap = Snapshot.of(row, seats, slug)
@@ -86,4 +86,4 @@ class Source:
         """Whether the pass's player holds its seat now and their links were not revoked since it was made."""
         if not holds(snap.seats, p):
             return False
-        return await self.store.web_links_generation(snap.table_id, p.user_id) == p.generation
+        return await self.store.web.generation(snap.table_id, p.user_id) == p.generation

@@ -1,5 +1,6 @@
-"""Playing: a move checked against the legal actions, committed, then narrated; AI seats moving until a human
-must act; undo within a turn; the end of a game and its results (committed with the final move)."""
+"""Turns: a move checked against the legal actions, committed, then narrated; AI seats moving until a human
+must act (an AI seat held while people may still react: bot.host.reactions); undo within a turn; the end of a
+game and its results (committed with the final move); the answers to a board's optional-action buttons."""
 
 from __future__ import annotations
 
@@ -8,13 +9,22 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from bot.host import ratings
-from bot.host.api import Caller, Choice, Outputs, Post, guarded
+from bot.host.api import Caller, Outputs
+from bot.host.background import Background
+from bot.host.guild import GuildSettings
+from bot.host.health import Health
+from bot.host.index import TableIndex
+from bot.host.messages import not_your_turn, refuse, say
+from bot.host.narration import Narration
 from bot.host.outputs import MAX_ACTION_CHARS, clip, defang, narrate, outcome_text, private_news
-from bot.host.posts import Batch
+from bot.host.posts import Batch, lobby_post, note, note_dm_places, pend_board, private_post
+from bot.host.reactions import hold_of, lower_first, offered, reaction, reactors, undecided
+from bot.host.reading import choices_of
 from bot.host.refusals import refusal
 from bot.host.table import Table
 from bot.infra.aipool import AI_ONLY_TABLE, HUMAN_TABLE, AIPool, split_level
-from bot.infra.store import DeadlineRow, Store
+from bot.infra.pictures import Pictures
+from bot.infra.store import Commit, DeadlineRow, Store
 from rules.core import IllegalAction, Outcome
 
 log = logging.getLogger("parley.tables")
@@ -24,30 +34,6 @@ MAX_AI_STEPS = 5000
 AI_TAKEOVER_LEVEL = "normal"
 #: steps a picker's pick may play by itself after its own (``Game.follows``): Buccaneer's confirm, then end
 MAX_FOLLOWS = 3
-
-
-def note_dm_places(batch: Batch, before: set[tuple[int, int | None]]) -> None:
-    """Remember, for each DM the last move started, how many posts of the batch came before it, so a transport
-    that shows everything in one stream (the terminal) prints the news with the move that caused it rather than
-    after a run of AI turns. Kept beside the batch (its ``dm_places``) and applied to the outputs by
-    :func:`place_dms`."""
-    places: dict[tuple[int, int | None], int] = batch.__dict__.setdefault("dm_places", {})
-    for key in batch.private:
-        if key not in before:
-            places.setdefault(key, len(batch.order))
-
-
-def place_dms(batch: Batch, out: Outputs) -> None:
-    """Set ``Post.after`` of the outputs' DMs from the places :func:`note_dm_places` noted: the number of public
-    posts that precede the news (a board folded away by a long run of AI turns counts for nothing)."""
-    places: dict[tuple[int, int | None], int] = batch.__dict__.get("dm_places", {})
-    if not places:
-        return
-    shown = [kind == "note" or batch.boards[i] is not None for kind, i in batch.order]
-    keys = list(batch.private)
-    for (user, post), key in zip(out.private, keys, strict=False):
-        if key in places and key[0] == user:
-            post.after = sum(shown[: places[key]])
 
 
 def confirmation(label: str, action: str, *more: str) -> str:
@@ -61,22 +47,37 @@ def confirmation(label: str, action: str, *more: str) -> str:
     return f"Played: {label}\n-# `{action}`"
 
 
-class PlayMixin:
-    """Part of :class:`bot.host.tables.TableHost`: moves, AI seats, undo and the end of a game."""
+class Turns:
+    """Moves, AI seats, undo and the end of a game. Commands take the table their runner found and locked
+    (:mod:`bot.host.commands`)."""
 
-    store: Store
-    clock: Callable[[], float]
-    internal_errors: int
-    ai: AIPool
-    dms_tracked: bool  # the transport reports each DM sent (Discord), so DMs are owed until then
-    _choices: Callable[[Caller], list[Choice]]  # bot.host.reading: the caller's choices in the picker's order
-    _lobby_post: Callable[..., Post]  # bot.host.lobby: the table's lobby post as it is now
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], float],
+        health: Health,
+        index: TableIndex,
+        settings: GuildSettings,
+        ai: AIPool,
+        pictures: Pictures,
+        narration: Narration,
+        background: Background,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.health = health
+        self.index = index
+        self.settings = settings
+        self.ai = ai
+        self.pictures = pictures
+        self.narration = narration
+        self.background = background
 
-    async def _arm(
+    async def arm(
         self, t: Table, before: tuple[int, ...], after: tuple[int, ...], force: list[int] | None = None
     ) -> list[DeadlineRow]:
         """Deadlines for the humans in ``after``: kept for seats still acting, new for seats starting to act."""
-        limit = (await self._guild_settings(t.guild_id))["turn_limit_seconds"]
+        limit = (await self.settings.get(t.guild_id))["turn_limit_seconds"]
         now = self.clock()
         new: dict[int, DeadlineRow] = {}
         for s in after:
@@ -90,7 +91,7 @@ class PlayMixin:
         t.deadlines = new
         return list(new.values())
 
-    async def _commit(
+    async def commit(
         self, t: Table, seat: int, action: str, *, by_ai: bool, user_id: int | None, batch: Batch, prefix: str = ""
     ) -> None:
         """Apply, commit, then update memory and the batch. Raises IllegalAction with nothing changed."""
@@ -106,7 +107,7 @@ class PlayMixin:
         views = [game.view(before, None), game.view(after, None)]
         who = lambda s: t.who(s, views[0])  # noqa: E731 - a one-line name for a name
         public = narrate(game, views, events, who, t.player, prefix)
-        limit = (await self._guild_settings(t.guild_id))["turn_limit_seconds"]
+        limit = (await self.settings.get(t.guild_id))["turn_limit_seconds"]
         now = self.clock()
         # deadlines computed without touching t until the commit succeeded
         deadlines: dict[int, DeadlineRow] = {}
@@ -126,24 +127,27 @@ class PlayMixin:
             if t.seats[s].ai_level is None
         }
         # owed with the move itself: a crash while its pictures are drawn must not lose a player's news
-        owed = self._owed_news(t, news, views[1]) if self.dms_tracked else None
+        owed = self._owed_news(t, news, views[1]) if self.narration.dms_tracked else None
         changes = await self.store.append(
-            t.id,
-            n=n,
-            kind="action",
-            seat=seat,
-            action=action,
-            by_ai=by_ai,
-            user_id=user_id,
-            public=public,
-            snapshot=game.dump(after),
-            now=now,
-            deadlines=list(deadlines.values()),
-            finished=finished,
-            # in the same transaction as the game-ending move: a crash just after it must not lose the results
-            results=self._result_rows(t, outcome, now) if finished else None,
-            rating=self._rated_game(t, outcome, now) if finished else None,
-            dms=owed,
+            Commit(
+                t.id,
+                n=n,
+                kind="action",
+                seat=seat,
+                action=action,
+                by_ai=by_ai,
+                user_id=user_id,
+                public=public,
+                snapshot=game.dump(after),
+                now=now,
+                deadlines=list(deadlines.values()),
+                finished=finished,
+                # in the same transaction as the game-ending move: a crash just after it must not lose the results
+                results=self._result_rows(t, outcome, now) if finished else None,
+                rating=self._rated_game(t, outcome, now) if finished else None,
+                rater=ratings.RATER,
+                dms=owed,
+            )
         )
         batch.owed.update(user for user, _ in owed or ())
         undoable = bool(game.undoable(before, seat, action))
@@ -154,19 +158,19 @@ class PlayMixin:
         if new_turn:
             # the move that ends a turn closes that turn's post (no prompt); the next turn gets a new post
             t.turn_lines.extend(public)
-            self._pend_board(t, batch).final = True
+            pend_board(t, batch).final = True
             t.turn_key, t.turn_to_act, t.turn_lines, t.undo_stack = f"{t.id}:{n}", to_act, [], []
         else:
             t.turn_lines.extend(public)
             t.undo_stack.append((before, seat, undoable))
         news_before = set(batch.private)  # which DMs this move starts (placed after its turn's post: note_dm_places)
         for s, lines in news.items():
-            self._private_post(t, s, lines, batch)
+            private_post(t, s, lines, batch)
         note_dm_places(batch, news_before)
         if finished:
-            await self._finish(t, outcome, batch, ratings.change_line(changes))
+            await self.finish(t, outcome, batch, ratings.change_line(changes))
         else:
-            self._pend_board(t, batch)
+            pend_board(t, batch)
 
     @staticmethod
     def _owed_news(t: Table, news: dict[int, list[str]], public_view: dict[str, Any]) -> list[tuple[int, str]]:
@@ -179,11 +183,11 @@ class PlayMixin:
                 owed.append((int(seat.user_id), clip("\n".join([head, *lines]))))
         return owed
 
-    async def _finish(self, t: Table, outcome: Outcome | None, batch: Batch, rating_line: str = "") -> None:
+    async def finish(self, t: Table, outcome: Outcome | None, batch: Batch, rating_line: str = "") -> None:
         game = t.game
         assert t.state is not None
         t.status = "finished"
-        self._pend_board(t, batch).final = True
+        pend_board(t, batch).final = True
         if outcome is None:
             log.error("table %s: nobody is to act but the game has no outcome", t.id)
             outcome = Outcome((), "no one can move")
@@ -191,10 +195,10 @@ class PlayMixin:
         batch.summary = f"**Game over** · {game.info.title} · table {t.id}\n" + outcome_text(game, outcome, who)
         if rating_line:
             batch.summary += "\n" + rating_line
-        batch.note(self._lobby_post(t, edit_only=True))  # the lobby post, further up, says how it ended
+        batch.note(lobby_post(t, edit_only=True))  # the lobby post, further up, says how it ended
         batch.replay = True
         t.deadlines.clear()
-        self._retire(t)
+        self.index.retire(t)
         log.info("table %s finished", t.id)
 
     @staticmethod
@@ -230,7 +234,7 @@ class PlayMixin:
             outcome=outcome,
         )
 
-    async def _ai_action(self, t: Table, seat: int, level: str) -> str:
+    async def ai_action(self, t: Table, seat: int, level: str) -> str:
         game = t.game
         assert t.state is not None
         legal = game.legal_actions(t.state, seat)
@@ -244,16 +248,16 @@ class PlayMixin:
                 seconds=seconds, priority=HUMAN_TABLE if humans else AI_ONLY_TABLE,
             )
         except Exception as exc:  # noqa: BLE001 - a broken AI must not stall the table
-            self.internal_errors += 1
+            self.health.internal_errors += 1
             log.error("AI of %s failed on table %s: %s", t.game_id, t.id, type(exc).__name__)
             choice = legal[0]
         if choice not in legal:
-            self.internal_errors += 1
+            self.health.internal_errors += 1
             log.error("AI of %s chose an illegal action on table %s", t.game_id, t.id)
             choice = legal[0]
         return choice
 
-    async def _run_ais(self, t: Table, batch: Batch) -> None:
+    async def run_ais(self, t: Table, batch: Batch) -> None:
         """AI seats move, each move committed and narrated, until a human must act or the game ends."""
         game = t.game
         for _ in range(MAX_AI_STEPS):
@@ -263,23 +267,23 @@ class PlayMixin:
             if not ai:
                 return
             seat = ai[0]
-            if await self._held(t, seat, batch):
+            if await self.held(t, seat, batch):
                 return  # people may still react to the last move (bot.host.reactions); a wake resumes
-            action = await self._ai_action(t, seat, str(t.seats[seat].ai_level))
+            action = await self.ai_action(t, seat, str(t.seats[seat].ai_level))
             try:
-                await self._commit(t, seat, action, by_ai=True, user_id=None, batch=batch)
+                await self.commit(t, seat, action, by_ai=True, user_id=None, batch=batch)
             except Exception as exc:  # noqa: BLE001 - what was committed so far is still delivered
-                self.internal_errors += 1
+                self.health.internal_errors += 1
                 log.error("table %s: an AI move failed: %s", t.id, type(exc).__name__)
                 return
         if all(s.ai_level is not None for s in t.seats):
             # Nobody is left to end it, and some games can circle forever (Cartagena leaves endless play to the host:
             # docs/games/cartagena.md#ai-only-tables-that-never-finish): stop an AI-only table rather than replaying
             # this every tick.
-            await self._abandon(t)
-            batch.note(self._lobby_post(t, edit_only=True))
+            await self.index.abandon(t)
+            batch.note(lobby_post(t, edit_only=True))
             batch.note(
-                self._note(
+                note(
                     t,
                     f"The AI players made {MAX_AI_STEPS} moves without finishing and no person holds a seat, "
                     f"so table {t.id} ends here; it is recorded as abandoned.",
@@ -288,76 +292,68 @@ class PlayMixin:
             log.warning("table %s: abandoned after %d AI moves with no human seat", t.id, MAX_AI_STEPS)
             return
         log.error("table %s: AI seats made %d moves in a row; stopping", t.id, MAX_AI_STEPS)
-        self.internal_errors += 1
+        self.health.internal_errors += 1
 
-    @guarded
     async def play(
-        self, caller: Caller, text: str, state_no: int | None = None, then: tuple[str, ...] = (), picked: bool = False
+        self,
+        caller: Caller,
+        t: Table,
+        text: str,
+        state_no: int | None = None,
+        then: tuple[str, ...] = (),
+        picked: bool = False,
     ) -> Outputs:
-        """Play ``text`` for the caller's seat. ``then``: the same seat's actions to play right after it, each only
-        while it is still legal (a picker's joined pick, ``Choice.then``); ``picked`` (a picker's pick): then also
-        what follows the pick by itself (``Game.follows``)."""
-        t = self._active_table(caller.channel_id)
-        if t is None or t.status != "running":
-            return Outputs(
-                ok=False,
-                reply="No game is running in this channel." + (" The table is still in its lobby." if t else ""),
-            )
-        async with t.lock:
-            if t.status != "running":
-                return Outputs(ok=False, reply="This game is over.")
-            game = t.game
-            assert t.state is not None
-            if state_no is not None and state_no != t.state_no and not self._only_others_moved(t, caller, state_no):
-                image = await self.pictures.render(t.game_id, game.view(t.state, None), None)
-                return Outputs(
-                    ok=False,
-                    reply=f"This board is out of date; here is the current one (move {t.state_no}).",
-                    reply_image=image,
-                )
-            seat = t.seat_of(caller.user_id)
-            to_act = game.to_act(t.state)
-            if seat is None:
-                names = ", ".join(t.who(s) for s in to_act)
-                return Outputs(ok=False, reply=f"You have no seat at this table. It's {names}'s turn.")
+        """A move typed (``/play``) or picked (a button, the picker): checked, committed, and the AI seats after it.
+        ``then``: the same seat's actions to play right after it, each only while it is still legal (a picker's
+        joined pick, ``Choice.then``); ``picked`` (a picker's pick): then also what follows the pick by itself
+        (``Game.follows``)."""
+        game = t.game
+        assert t.state is not None
+        if state_no is not None and state_no != t.state_no and not self._only_others_moved(t, caller, state_no):
+            image = await self.pictures.render(t.game_id, game.view(t.state, None), None)
+            return Outputs(ok=False, reply=say("board_out_of_date", n=t.state_no), reply_image=image)
+        seat = t.seat_of(caller.user_id)
+        to_act = game.to_act(t.state)
+        if seat is None:
+            names = ", ".join(t.who(s) for s in to_act)
+            return refuse("no_seat_whose_turn", names=names)
+        try:
+            if len(text) > MAX_ACTION_CHARS:
+                raise IllegalAction("bad_syntax", say("too_long", n=len(text)))
+            action = game.parse(text)
+        except IllegalAction as exc:
+            # the engine's message may quote the typed text: defanged, and the turn named for an idle seat
+            if seat not in to_act:
+                waiting = not_your_turn([t.who(s) for s in to_act])
+                return Outputs(ok=False, reply=clip(defang(say("then", why=exc.message, then=waiting))))
+            return Outputs(ok=False, reply=refusal(exc.message, choices_of(t, caller.user_id), text))
+        legal = game.legal_actions(t.state, seat)
+        if seat not in to_act and action not in legal:
+            return Outputs(ok=False, reply=not_your_turn([t.who(s) for s in to_act]))
+        if action not in legal:
+            # only what legal_actions lists is ever committed, even if an engine's apply is more lenient;
+            # the engine's own words say why when it has them
             try:
-                if len(text) > MAX_ACTION_CHARS:
-                    raise IllegalAction("bad_syntax", f"That is too long to be an action ({len(text)} characters).")
-                action = game.parse(text)
+                game.apply(t.state, seat, action)
+                why = say("not_legal_now", action=action)
             except IllegalAction as exc:
-                # the engine's message may quote the typed text: defanged, and the turn named for an idle seat
-                if seat not in to_act:
-                    names = ", ".join(t.who(s) for s in to_act)
-                    return Outputs(ok=False, reply=clip(defang(f"{exc.message} It's {names}'s turn, not yours.")))
-                return Outputs(ok=False, reply=refusal(exc.message, self._choices(caller), text))
-            legal = game.legal_actions(t.state, seat)
-            if seat not in to_act and action not in legal:
-                names = ", ".join(t.who(s) for s in to_act)
-                return Outputs(ok=False, reply=f"It's {names}'s turn, not yours.")
-            if action not in legal:
-                # only what legal_actions lists is ever committed, even if an engine's apply is more lenient;
-                # the engine's own words say why when it has them
-                try:
-                    game.apply(t.state, seat, action)
-                    why = f"`{action}` is not a legal action right now."
-                except IllegalAction as exc:
-                    why = exc.message
-                return Outputs(ok=False, reply=refusal(why, self._choices(caller), action))
-            # the confirmation echoes what the player chose (the picker's label); the canonical text follows small
-            label = game.label(game.view(t.state, seat), action)
-            batch = Batch()
-            try:
-                await self._commit(t, seat, action, by_ai=False, user_id=caller.user_id, batch=batch)
-            except IllegalAction as exc:
-                return Outputs(ok=False, reply=refusal(exc.message, self._choices(caller), action))
-            played = [action]
-            for step in self._steps_after(t, seat, then, picked):
-                if step in then:
-                    label = game.label(game.view(t.state, seat), step)  # the pick's own words: its last choice
-                await self._commit(t, seat, step, by_ai=False, user_id=caller.user_id, batch=batch)
-                played.append(step)
-            await self._run_ais(t, batch)
-            return await self._flush(t, batch, reply=confirmation(label, *played))
+                why = exc.message
+            return Outputs(ok=False, reply=refusal(why, choices_of(t, caller.user_id), action))
+        # the confirmation echoes what the player chose (the picker's label); the canonical text follows small
+        label = game.label(game.view(t.state, seat), action)
+        batch = Batch()
+        try:
+            await self.commit(t, seat, action, by_ai=False, user_id=caller.user_id, batch=batch)
+        except IllegalAction as exc:
+            return Outputs(ok=False, reply=refusal(exc.message, choices_of(t, caller.user_id), action))
+        played = [action]
+        for step in self._steps_after(t, seat, then, picked):
+            if step in then:
+                label = game.label(game.view(t.state, seat), step)  # the pick's own words: its last choice
+            await self.commit(t, seat, step, by_ai=False, user_id=caller.user_id, batch=batch)
+            played.append(step)
+        await self.run_ais(t, batch)
+        return await self.narration.flush(t, batch, reply=confirmation(label, *played))
 
     @staticmethod
     def _steps_after(t: Table, seat: int, then: tuple[str, ...], picked: bool) -> Iterator[str]:
@@ -390,28 +386,22 @@ class PlayMixin:
             and seat in t.game.to_act(t.state)
         )
 
-    @guarded
-    async def undo(self, caller: Caller) -> Outputs:
-        t = self._active_table(caller.channel_id)
-        if t is None or t.status != "running":
-            return Outputs(ok=False, reply="No game is running in this channel.")
-        async with t.lock:
-            seat = t.seat_of(caller.user_id)
-            if seat is None:
-                return Outputs(ok=False, reply="You have no seat at this table.")
-            if not t.undo_stack or t.undo_stack[-1][1] != seat:
-                return Outputs(ok=False, reply="There is nothing of yours to undo in this turn.")
-            before, _, undoable = t.undo_stack[-1]
-            if not undoable:
-                return Outputs(
-                    ok=False,
-                    reply="Your last action revealed something (a draw or a hidden piece), so it cannot be undone.",
-                )
-            game = t.game
-            n = t.state_no + 1
-            now = self.clock()
-            line = f"↩ {t.who(seat)} took back their last action."
-            await self.store.append(
+    async def undo(self, caller: Caller, t: Table) -> Outputs:
+        """The caller's last action of this turn taken back, if it revealed nothing."""
+        seat = t.seat_of(caller.user_id)
+        if seat is None:
+            return refuse("no_seat")
+        if not t.undo_stack or t.undo_stack[-1][1] != seat:
+            return refuse("nothing_to_undo")
+        before, _, undoable = t.undo_stack[-1]
+        if not undoable:
+            return refuse("undo_revealed")
+        game = t.game
+        n = t.state_no + 1
+        now = self.clock()
+        line = f"↩ {t.who(seat)} took back their last action."
+        await self.store.append(
+            Commit(
                 t.id,
                 n=n,
                 kind="undo",
@@ -424,10 +414,69 @@ class PlayMixin:
                 now=now,
                 deadlines=list(t.deadlines.values()),
             )
-            t.undo_stack.pop()
-            t.state, t.state_no, t.updated = before, n, now
-            t.acted[seat] = n
-            t.turn_lines.append(line)
-            batch = Batch()
-            self._pend_board(t, batch)
-            return await self._flush(t, batch, reply="Your last action was taken back.")
+        )
+        t.undo_stack.pop()
+        t.state, t.state_no, t.updated = before, n, now
+        t.acted[seat] = n
+        t.turn_lines.append(line)
+        batch = Batch()
+        pend_board(t, batch)
+        return await self.narration.flush(t, batch, reply="Your last action was taken back.")
+
+    async def held(self, t: Table, seat: int, batch: Batch) -> bool:
+        """Whether the AI ``seat``, due to act, must wait for the people who may still react; starts the hold."""
+        now = self.clock()
+        hold = t.deadlines.get(seat)
+        waiting = undecided(t)
+        if hold is not None:
+            if waiting and now < hold.due:
+                return True
+            del t.deadlines[seat]
+            await self.store.tables.set_deadlines(t.id, list(t.deadlines.values()))
+            return False
+        seconds = t.game.reaction_seconds(t.options)
+        if seconds <= 0 or not waiting:
+            return False
+        t.deadlines[seat] = DeadlineRow(t.id, seat, now, now + seconds, False)
+        await self.store.tables.set_deadlines(t.id, list(t.deadlines.values()))
+        self.background.wake(t, now + seconds)
+        pend_board(t, batch)  # the post now says who waits, and offers a way on
+        return True
+
+    @staticmethod
+    def reacted(caller: Caller, t: Table, pick: int | str, state_no: int | None, digest: str) -> Outputs | str:
+        """A board post's button for an optional action (``challenge``): the action to play like ``/play`` for a
+        seat that may take it, or the refusal. ``pick`` is the button's index into what the board of ``state_no``
+        offers, whose :func:`bot.host.reactions.offer_digest` is ``digest`` (a button posted before offers were
+        indexed carries the action's text, looked up among the same offers).
+
+        Whatever a button says, only what the board offers publicly is ever looked at: the offer and the seats it
+        names on the post. A refusal never depends on anyone's hidden legal actions, so a forged button learns
+        nothing (an action a hidden hand allows is refused exactly like one it does not)."""
+        if state_no is not None and state_no != t.state_no:
+            return refuse("moved_on")
+        offers = reaction(t)
+        offer = list(offers.offer) if offers is not None else []
+        action = offered(offer, pick, digest)
+        if action is None:
+            return refuse("not_offered")
+        seats = reactors(t)
+        if t.seat_of(caller.user_id) not in seats:
+            label = dict(offer)[action]
+            names = ", ".join(t.who(s) for s in seats)
+            return refuse("only_they_may", names=names, label=lower_first(label))
+        return action
+
+    async def let_stand(self, caller: Caller, t: Table, state_no: int | None = None) -> Outputs:
+        """"Let it stand": the caller will not take the optional actions open to them now. When nobody who could
+        is left undecided, a held AI seat acts at once."""
+        if state_no is not None and state_no != t.state_no:
+            return refuse("moved_on_already")
+        seat = t.seat_of(caller.user_id)
+        if seat is None or seat not in reactors(t):
+            return refuse("nothing_to_let_stand")
+        t.declined[seat] = t.state_no
+        batch = Batch()
+        if hold_of(t) is not None and not undecided(t):
+            await self.run_ais(t, batch)
+        return await self.narration.flush(t, batch, reply="You let it stand.")
