@@ -2,21 +2,21 @@
 
 Seeded games of each game on the host ``parley run`` serves (:func:`bot.host.factory.build_host`: SQLite on disk, render
 worker processes), every seat a player who asks for their choices as the picker does (``host.choices``) and plays
-the ``normal`` AI's move with the button's state number (``host.play``), as a click in Discord does; the
-picker's first page is built as the click that opens it builds it (``picker_view``). Printed per game,
+the ``normal`` AI's move with the button's state number (``host.play``), as a click in Discord does. Printed per game,
 in CPU time of every process, so a busy machine does not move the figures much:
 
 - CPU ms per move of the main process (the event loop, the store's thread, the feeders of the workers), of the render
   workers (the pictures) and of the replay GIF (drawn once at the end, spread over the game's moves);
 - the physical floor measured in the same run: the move's pictures re-encoded from their final palette pixels with
   the fastest lossless deflate (ISA-L at level 1, the encoder the renderers use), and the ratios to it;
-- the longest single event-loop callback (its CPU time, garbage collection included) and what ran in it;
+- the longest single event-loop callback (its CPU time, garbage collection included) and what ran in it, and the
+  longest without garbage collection (the host's own work: the picker's first page is built as a click builds it);
 - moves per second per core (one core's second over the total CPU of a move).
 
 Budgets (printed, never asserted): total ≤ 4× the floor (≥ 100 moves per second per core), pictures ≤ 2× the floor,
 no event-loop callback over 20 ms.
 
-    python -m benchmarks.cpu [--games cartagena,flagon] [--seeds 1] [--processes 2] [--json FILE]
+    python -m benchmarks.cpu [--games cartagena,flagon] [--seeds 1] [--moves 5000] [--processes 2] [--json FILE]
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from PIL import Image
 
 from bot.host.factory import build_host
 from bot.host.tables import Caller, TableHost
+from bot.infra import heap
 from bot.infra.pictures import PICTURE, REPLAY
 from bot.infra.settings import Settings
 from bot.transports.discord.views import picker_view
@@ -275,43 +276,82 @@ async def measure_game(
     players: int | None = None,
     max_moves: int = 5000,
     log: Log | None = None,
+    settle: bool = True,
 ) -> GameCPU:
-    """``seeds`` whole games of ``game_id`` (at most ``max_moves`` moves each) on a production host with
-    ``processes`` render workers, after a few warm-up moves on a table of its own."""
-    say = log or (lambda _: None)
+    """``seeds`` whole games of ``game_id`` (at most ``max_moves`` moves each) on a production host of its own
+    with ``processes`` render workers (see :func:`measure`)."""
+    return (await measure([game_id], seeds=seeds, processes=processes, players=players, max_moves=max_moves,
+                          log=log, settle=settle))[0]  # fmt: skip
+
+
+async def _measure_on(
+    host: TableHost,
+    game_id: str,
+    n: int,
+    *,
+    seeds: int,
+    players: int | None,
+    max_moves: int,
+    log: Log,
+    settle: bool,
+) -> GameCPU:
+    """One game's figures on a running host, its tables in channels ``n`` up: a few warm-up moves on a table of
+    its own (the processes' caches, imports and fonts warm, as in a bot up for a while), then ``seeds`` games."""
     game = registry.get(game_id)
     figures = GameCPU(game_id, players or game.info.min_players)
+
+    async def publish(out: Any) -> None:  # the transport's side: what the host posts later (the replay)
+        figures.published += sum(p.filename == "replay.gif" and p.image is not None for p in out.public)
+
+    host.publish = publish
+    watch = LoopWatch()
+    try:
+        warm = GameCPU(game_id, figures.players)
+        await play_game(host, watch, warm, f"cpu-warm-{game_id}", n, max_moves=6)
+        if settle:
+            heap.settle()  # as parley run does once it is up (bot/transports/discord/client.py)
+        watch.install()
+        for k in range(seeds):
+            watch.reset()
+            await play_game(host, watch, figures, f"cpu-{game_id}-{k}", n + k + 1, max_moves)
+            if watch.longest.cpu > figures.longest.cpu:
+                figures.longest = watch.longest
+            if watch.longest_own.cpu > figures.longest_own.cpu:
+                figures.longest_own = watch.longest_own
+            figures.over += watch.over
+            figures.callbacks += watch.callbacks
+            log(f"cpu: {game_id} game {k + 1}/{seeds}: {figures.moves} moves so far")
+    finally:
+        watch.uninstall()
+    return figures
+
+
+async def measure(
+    games: list[str],
+    *,
+    seeds: int,
+    processes: int,
+    players: int | None = None,
+    max_moves: int = 5000,
+    log: Log | None = None,
+    settle: bool = True,
+) -> list[GameCPU]:
+    """Every game on one production host (SQLite on disk, ``processes`` render workers), one after another: its
+    workers boot once, as a bot's do, instead of once per game (most of a quick run's time)."""
+    say = log or (lambda _: None)
     with tempfile.TemporaryDirectory(prefix="parley-cpu-") as folder:
         settings = Settings(db_path=str(Path(folder) / "cpu.sqlite3"), render_processes=processes)
-        host = build_host(settings, ai_seed=f"cpu-{game_id}")
-
-        async def publish(out: Any) -> None:  # the transport's side: what the host posts later (the replay)
-            figures.published += sum(p.filename == "replay.gif" and p.image is not None for p in out.public)
-
-        host.publish = publish
+        host = build_host(settings, ai_seed="cpu")
         await host.start()
-        watch = LoopWatch()
         try:
             await host.pictures.warm()
-            # a table played a few moves first: the processes' caches, imports and fonts are warm, as in a bot
-            # that has been up for a while
-            warm = GameCPU(game_id, figures.players)
-            await play_game(host, watch, warm, f"cpu-warm-{game_id}", 0, max_moves=6)
-            watch.install()
-            for k in range(seeds):
-                watch.reset()
-                await play_game(host, watch, figures, f"cpu-{game_id}-{k}", k + 1, max_moves)
-                if watch.longest.cpu > figures.longest.cpu:
-                    figures.longest = watch.longest
-                if watch.longest_own.cpu > figures.longest_own.cpu:
-                    figures.longest_own = watch.longest_own
-                figures.over += watch.over
-                figures.callbacks += watch.callbacks
-                say(f"cpu: {game_id} game {k + 1}/{seeds}: {figures.moves} moves so far")
+            return [
+                await _measure_on(host, g, 1000 * i, seeds=seeds, players=players, max_moves=max_moves, log=say,
+                                  settle=settle)  # fmt: skip
+                for i, g in enumerate(games)
+            ]
         finally:
-            watch.uninstall()
             await host.close()
-    return figures
 
 
 def report(figures: list[GameCPU]) -> list[str]:
@@ -395,23 +435,23 @@ def encoders(log: Log = print) -> list[str]:
     return lines
 
 
-async def measure(
-    games: list[str], *, seeds: int, processes: int, max_moves: int = 5000, log: Log | None = None
-) -> list[GameCPU]:
-    return [await measure_game(g, seeds=seeds, processes=processes, max_moves=max_moves, log=log) for g in games]
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", default=",".join(registry.game_ids()), help="comma-separated game ids")
     parser.add_argument("--seeds", type=int, default=1, help="seeded games of each game")
+    parser.add_argument("--moves", type=int, default=5000, help="at most this many moves of each game (quick: 60)")
     parser.add_argument("--processes", type=int, default=2, help="render worker processes (production: one per core)")
     parser.add_argument("--encoders", action="store_true", help="also compare the lossless deflates installed")
     parser.add_argument("--json", default=None, help="also write the figures to this file")
     args = parser.parse_args(argv)
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     started = time.perf_counter()
-    figures = asyncio.run(measure(games, seeds=args.seeds, processes=args.processes, log=lambda s: print(s, file=sys.stderr)))
+    figures = asyncio.run(
+        measure(
+            games, seeds=args.seeds, processes=args.processes, max_moves=args.moves,
+            log=lambda s: print(s, file=sys.stderr),
+        )  # fmt: skip
+    )
     print("\n".join(report(figures)))
     if args.encoders:
         print("\n".join(encoders()))

@@ -8,6 +8,7 @@ to :func:`caption`."""
 
 from __future__ import annotations
 
+import pickle
 from functools import lru_cache
 from typing import Any
 
@@ -21,12 +22,13 @@ from renderers.common import (
     Box,
     Palette,
     Picture,
+    Recent,
     canvas,
     close_up,
     encode,
     fit_size,
     fixed_palette,
-    plain_font,
+    font,
     text,
     text_on,
     text_width,
@@ -322,6 +324,20 @@ def _last_move(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         d.ellipse((x - 20, y - 20, x + 20, y + 20), outline=RED, width=4)
 
 
+#: the boards drawn last, by the public part of their view: a seat's picture cuts its close-up from the board the
+#: move's public picture drew (a job of the same batch, see bot/infra/pictures.py) instead of drawing it again
+_BOARDS = Recent(2)
+
+
+def board_of(view: dict[str, Any]) -> Picture:
+    """:func:`draw_board` of ``view``'s public part, remembered (read it, never draw on it)."""
+    key = pickle.dumps({k: v for k, v in view.items() if k != "you"}, pickle.HIGHEST_PROTOCOL)
+    hit = _BOARDS.get(key)
+    if hit is None:
+        hit = _BOARDS[key] = draw_board(view)
+    return hit
+
+
 def draw_board(view: dict[str, Any]) -> Picture:
     """The public picture: the board (on a copy of the static sea) and the players' panel."""
     pic = Picture(_base(), _PALETTE)
@@ -569,7 +585,7 @@ def render_private(view: dict[str, Any], seat: int) -> Picture:
         text(d, (16, y + 30), "No crew: your ship is a derelict and drifts.", 22, bold=True, fill=RED, private=True)
     y += max(1, -(-len(shown) // per_row)) * (h + 8) + (26 if len(cards) > len(shown) else 6)
     for line, ink, bold in _private_lines(view, you):
-        for part in wrap(line, plain_font(20, bold), left_w - 16):
+        for part in wrap(line, font(20, bold), left_w - 16):
             text(d, (16, y), part, 20, bold=bold, fill=ink, private=True)
             y += 27
     if me["keepers"]:
@@ -597,7 +613,7 @@ def render_private(view: dict[str, Any], seat: int) -> Picture:
         x0 = round(min(max(x - w / 2, 0), BOARD_PX - w))
         y0 = round(min(max(y - h / 2, 0), HEIGHT - h))
         text(d, (left_w + 8, 60), "Your ship", 20, bold=True)
-        pic.paste(draw_board(view).crop((x0, y0, x0 + w, y0 + h)), (left_w + 8, 88))
+        pic.paste(board_of(view).crop((x0, y0, x0 + w, y0 + h)), (left_w + 8, 88))
         d.rectangle((left_w + 8, 88, left_w + 8 + w, 88 + h), outline=INK, width=3)
     return pic
 
@@ -625,5 +641,5 @@ def picture(view: dict[str, Any]) -> Image.Image:
 
 def render(view: dict[str, Any], *, seat: int | None = None) -> bytes:
     if seat is None or "you" not in view:
-        return draw_board(view).png()
+        return board_of(view).png()
     return render_private(view, seat).png()

@@ -129,7 +129,7 @@ def font(size: int, bold: bool = False, mono: bool = False) -> ImageFont.FreeTyp
 
 @lru_cache(maxsize=64)
 def plain_font(size: int, bold: bool = False, mono: bool = False) -> ImageFont.FreeTypeFont:
-    """The same face without the memory, for private panels (hands, plans): their strings are never kept."""
+    """The same face without the memory, for measuring and for the word masks :class:`_Words` keeps itself."""
     return ImageFont.truetype(_face(bold, mono), size)
 
 
@@ -202,16 +202,18 @@ def text(
 
     Board text is laid out word by word from remembered glyph masks (:class:`_Words`): a board's new strings
     ("Turn 35 · Green") are mostly old words, and rasterising a new string costs 100-150 µs where pasting its
-    known words costs a few. ``private`` text (a hand, a plan) is drawn by Pillow with a face that keeps
-    nothing; so is any anchor on the ink's own top or bottom (``t``/``b``), which depends on the whole string.
-    On a :class:`Picture` (``draw`` its :class:`PaletteDraw`) the label is blended in RGB over the pixels under
-    it, then mapped onto the palette: the same anti-aliased pixels as drawing on an RGB canvas."""
+    known words costs a few. ``private`` text (a hand, a plan, a deduction) is laid out as a whole string, as
+    Pillow lays it out, from the remembering face (:class:`RememberingFont`: a mask is only ever handed back for the
+    same string, so nothing crosses from one seat's picture to another's); so is any anchor on the ink's own top or
+    bottom (``t``/``b``), which depends on the whole string. On a :class:`Picture` (``draw`` its
+    :class:`PaletteDraw`) the label is blended in RGB over the pixels under it, then mapped onto the palette: the
+    same anti-aliased pixels as drawing on an RGB canvas."""
     log = _LOG.get()
     if log is not None:
         log.pending.append((size, s))
     picture = draw.picture if isinstance(draw, PaletteDraw) else None
-    if private or anchor[1] in "tb" or "\n" in s:
-        face = plain_font(size, bold, mono) if private else font(size, bold, mono)
+    if "\n" in s or (picture is None and (private or anchor[1] in "tb")):
+        face = font(size, bold, mono)
         if picture is None:
             draw.text(xy, s, font=face, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill)
             return
@@ -227,6 +229,12 @@ def text(
 
         picture.blend(box, paint)
         return
+    if picture is not None and (private or anchor[1] in "tb"):
+        ink = ImageColor.getrgb(fill) if isinstance(fill, str) else fill
+        halo = ink if stroke_fill is None else ImageColor.getrgb(stroke_fill) if isinstance(stroke_fill, str) else stroke_fill
+        placed, start = _whole(xy, s, size, bold, mono, anchor, stroke, halo == ink)
+        picture.label(placed, (s, size, bold, mono, stroke, "whole", anchor, start), ink, halo)
+        return
     placed = _WORDS.layout(xy, s, size, bold, mono, anchor, stroke)
     if picture is None:
         mode = draw.im.mode
@@ -238,6 +246,26 @@ def text(
     ink = ImageColor.getrgb(fill) if isinstance(fill, str) else fill
     halo = ImageColor.getrgb(stroke_fill) if isinstance(stroke_fill, str) else stroke_fill
     picture.label(placed, (s, size, bold, mono, stroke), ink, halo)
+
+
+def _whole(
+    xy: tuple[float, float], s: str, size: int, bold: bool, mono: bool, anchor: str, stroke: int, halo_only: bool
+) -> tuple[list[tuple[Any, int, int, bool]], tuple[float, float]]:
+    """Where the masks of ``s`` laid out whole go, exactly as ``ImageDraw.text`` places them on one line (its
+    sub-pixel start, the halo first, no ink over a halo of the same colour), as (mask, x, y, is the halo); and the
+    sub-pixel start."""
+    face = font(size, bold, mono)
+    start = (math.modf(xy[0])[0], math.modf(xy[1])[0])
+    x, y = int(xy[0]), int(xy[1])
+    placed: list[tuple[Any, int, int, bool]] = []
+    if stroke:
+        mask, (ox, oy) = face.getmask2(s, "L", None, None, None, stroke, anchor, 0, start, stroke_filled=True)
+        placed.append((mask, x + ox, y + oy, True))
+        if halo_only:
+            return placed, start
+    mask, (ox, oy) = face.getmask2(s, "L", None, None, None, 0, anchor, 0, start, stroke_filled=True)
+    placed.append((mask, x + ox, y + oy, False))
+    return placed, start
 
 
 #: measures the box of a label drawn by Pillow (the size of the image it belongs to does not matter)
@@ -452,6 +480,7 @@ class Palette:
         self.image = image
         self._entries: dict[Any, int] = {}
         self._sprites = _Patches(4 << 20)
+        self._shades: dict[Any, list[int]] = {}
         #: blended labels on plain backgrounds, see :meth:`Picture.label`
         self.patches = _Patches(2 << 20)
 
@@ -466,6 +495,21 @@ class Palette:
                 raise ValueError(f"a palette picture paints opaque colours ({colour!r}): blend it with Picture.tint")
             probe = self.map(Image.new("RGB", (1, 1), rgba[:3]))
             hit = self._entries[colour] = int(probe.getpixel((0, 0)))  # type: ignore[arg-type]
+        return hit
+
+    def shades(self, colour: Any, alpha: int) -> list[int]:
+        """For each entry, the entry a pixel of it becomes under ``colour`` at ``alpha``: blended in RGB as
+        :meth:`Picture.tint` blends, then mapped back as it maps (every pixel of one entry gives the same pixel)."""
+        key = ("shades", colour, alpha)
+        hit = self._shades.get(key)
+        if hit is None:
+            entries = Image.new("P", (256, 1))
+            entries.putdata(range(256))
+            entries.putpalette(self.image.getpalette())  # type: ignore[arg-type]
+            rgb = entries.convert("RGB").im
+            ink = ImageColor.getrgb(colour) if isinstance(colour, str) else colour
+            rgb.paste(ink, (0, 0, 256, 1), Image.new("L", (256, 1), alpha).im)
+            hit = self._shades[key] = list(_wrap(rgb.convert("P", 0, self.image.im)).getdata())
         return hit
 
     def map(self, img: Image.Image) -> Image.Image:
@@ -576,6 +620,41 @@ class Picture:
             if lo == hi:
                 patches.put(memo, hit)
         core.paste(hit, (cx0, cy0, cx1, cy1))
+
+    def shade(self, colour: Any, alpha: int, box: tuple[int, int, int, int], where: Image.Image) -> None:
+        """``colour`` at a constant ``alpha`` over the pixels of ``box`` where ``where`` (an 'L' image the size of
+        ``box``, each pixel 0 or 255) is set: the pixels :meth:`tint` gives with ``where`` scaled to ``alpha``, mapped
+        through a table of the palette's entries instead of blending and mapping every pixel (see
+        :meth:`Palette.shades`)."""
+        x0, y0, x1, y1 = box
+        cx0, cy0 = max(0, x0), max(0, y0)
+        cx1, cy1 = min(self.img.width, x1), min(self.img.height, y1)
+        if cx0 >= cx1 or cy0 >= cy1:
+            return
+        if (cx0, cy0, cx1, cy1) != box:
+            where = where.crop((cx0 - x0, cy0 - y0, cx1 - x0, cy1 - y0))
+        core = self.img.im
+        shaded = core.crop((cx0, cy0, cx1, cy1)).point(self.palette.shades(colour, alpha), None)
+        core.paste(shaded, (cx0, cy0, cx1, cy1), where.im)
+
+    def keep(self, cache: Recent, key: Any, box: tuple[int, int, int, int], draw: Callable[[], None]) -> None:
+        """Let ``draw()`` paint what lies inside ``box`` (and nothing outside it) once per ``key`` and pixels under
+        the box; when both are met again the pixels it left are pasted instead. For the parts of a picture that
+        change far less often than the picture (a calendar, a seat's row): a panel of labels costs a paste. The
+        pixels under the box are compared, not trusted, so a hit is always the same pixels ``draw`` would give."""
+        x0, y0 = max(0, box[0]), max(0, box[1])
+        x1, y1 = min(self.img.width, box[2]), min(self.img.height, box[3])
+        if x0 >= x1 or y0 >= y1:
+            draw()
+            return
+        core = self.img.im
+        under = _wrap(core.crop((x0, y0, x1, y1))).tobytes()
+        hit = cache.get(key)
+        if hit is not None and hit[0] == (x0, y0, x1, y1) and hit[1] == under:
+            core.paste(hit[2], (x0, y0, x1, y1))
+            return
+        draw()
+        cache[key] = ((x0, y0, x1, y1), under, core.crop((x0, y0, x1, y1)))
 
     def tint(self, colour: Any, box: tuple[int, int, int, int], mask: Image.Image) -> None:
         """``colour`` through ``mask`` (an 'L' image the size of ``box``: 255 solid, less translucent)."""

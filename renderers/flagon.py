@@ -26,7 +26,7 @@ from renderers.common import (
     canvas,
     close_up,
     encode,
-    plain_font,
+    font,
     text,
     text_on,
     union,
@@ -712,17 +712,17 @@ def _private(view: dict[str, Any], seat: int) -> Picture:
             status.append(f"holds {held_kind.get(c['held'], '?')}")
         if c["dazed"]:
             status.append("Dazed")
-        for line in wrap(" · ".join(status), plain_font(20), width - 12):
+        for line in wrap(" · ".join(status), font(20), width - 12):
             text(draw, (x, y), line, 20, private=True)
             y += 26
         queue = [CARD[q][0] for q in c.get("queue", [])]
         plan = "next: " + ", then ".join(queue) if queue else "queue empty"
-        for line in wrap(plan, plain_font(20, True), width - 12):
+        for line in wrap(plan, font(20, True), width - 12):
             text(draw, (x, y), line, 20, bold=True, fill="#0072B2", private=True)
             y += 26
         for label, cards in (("face up", c["duration"]), ("used", c["used"])):
             if cards:
-                for line in wrap(f"{label}: " + ", ".join(CARD[q][0] for q in cards), plain_font(20), width - 12):
+                for line in wrap(f"{label}: " + ", ".join(CARD[q][0] for q in cards), font(20), width - 12):
                     text(draw, (x, y), line, 20, private=True)
                     y += 26
         y += 6

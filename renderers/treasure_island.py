@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import json
 import math
+import pickle
 from functools import lru_cache
 from typing import Any
 
@@ -393,7 +394,7 @@ def _overlay_mask(pic: common.Picture, mask: int, colour: str, alpha: int, pat: 
     layer, (ox, oy) = got
     box = (ox, oy, ox + layer.size[0], oy + layer.size[1])
     if alpha:
-        pic.tint(colour, box, layer.point([0] + [alpha] * 255))
+        pic.shade(colour, alpha, box, layer)
     if pat:
         # a pattern tile is one opaque colour on transparency, so its coverage inside the region is all we need
         ink = colour if pat != "light_hatch" else "#303030"
@@ -539,8 +540,6 @@ def _layers(v: dict[str, Any], map_json: str, seat: int | None, priv: dict[str, 
                 width=2,
             ),
         )  # fmt: skip
-    if priv:
-        _reach(d, v, seat, priv)
     return img
 
 
@@ -566,12 +565,66 @@ def _public_layers(v: dict[str, Any], map_json: str) -> Image.Image:
     return img
 
 
+#: a seat's private layers of the last few pictures: they change when a search, a hint, fog or one of its own
+#: deductions lands, not when a figure moves. Keyed by everything ``_layers`` reads, so a hit is the same pixels
+_PRIVATE_LAYERS = common.Recent(6)
+
+
+def _private_layers(v: dict[str, Any], map_json: str, seat: int | None, priv: dict[str, Any]) -> Image.Image:
+    silver = seat == v["silver_seat"]
+    key = pickle.dumps(
+        (
+            map_json,
+            silver,
+            tuple(v["miniatures"]),
+            v["legal_mask"],
+            v["public_candidates"],
+            [(s["by"], s["covered"], s["centre"], s["radius"]) for s in v["searches"]],
+            [h["true_mask"] for h in v["hints"]],
+            [f["centre"] for f in v["fog"]],
+            v["silver"]["tower"],
+            v["step"],
+            priv.get("certain_excluded"),
+            priv.get("reach") if silver and v["step"] == "bury" else None,
+            priv.get("choice_region"),
+            None if silver else (priv["districts"], priv["compass"], priv["info_tokens"]),
+        ),
+        pickle.HIGHEST_PROTOCOL,
+    )
+    img = _PRIVATE_LAYERS.get(key)
+    if img is None:
+        img = _PRIVATE_LAYERS[key] = _layers(v, map_json, seat, priv).img
+    return img
+
+
+#: the maps met lately with their canonical JSON (what the cached art is keyed by): a view carries its whole map,
+#: and writing it out again for every picture cost more than drawing its labels
+_MAP_JSON: list[tuple[dict[str, Any], str]] = []
+
+
+def map_json(mp: dict[str, Any]) -> str:
+    """``mp`` as canonical JSON, remembered: comparing a view's map with one met before is ~25× cheaper than
+    writing it out again."""
+    for known, text_ in _MAP_JSON:
+        if known == mp:
+            return text_
+    text_ = json.dumps(mp, sort_keys=True)
+    _MAP_JSON.insert(0, (mp, text_))
+    del _MAP_JSON[4:]
+    return text_
+
+
 def draw_map(v: dict[str, Any], seat: int | None) -> common.Picture:
     """The whole picture's map part (on a canvas-sized image): the layers, then the figures and their trails.
-    A private picture (``seat`` with its view) is drawn whole; a public one starts from its remembered layers."""
-    map_json = json.dumps(v["map"], sort_keys=True)
+    Both a public and a private picture start from remembered layers (what changes only when a search, a hint, fog
+    or a deduction lands); where the acting figure can go is drawn on them for each private picture."""
+    mj = map_json(v["map"])
     priv = v.get("private") if seat is not None else None
-    img = _layers(v, map_json, seat, priv) if priv else common.Picture(_public_layers(v, map_json), _palette(map_json))
+    if priv:
+        img = common.Picture(_private_layers(v, mj, seat, priv), _palette(mj))
+        _reach(img.draw, v, seat, priv)
+    else:
+        img = common.Picture(_public_layers(v, mj), _palette(mj))
     d = img.draw
     last = v.get("last") or {}
     for m, mi in v["miniatures"].items():
@@ -606,7 +659,7 @@ def draw_map(v: dict[str, Any], seat: int | None) -> common.Picture:
         for w, col in ((9, "#FFFFFF"), (5, INK)):
             d.line((cx - 13, cy - 13, cx + 13, cy + 13), fill=col, width=w)
             d.line((cx - 13, cy + 13, cx + 13, cy - 13), fill=col, width=w)
-    _draw_tags(d, v, priv if priv and seat != v["silver_seat"] else None, figure_boxes(v))
+    _draw_tags(d, v, priv if priv and seat != v["silver_seat"] else None, figure_boxes(v), mj)
     return img
 
 
@@ -697,11 +750,19 @@ def _tag_list(v: dict[str, Any], pirate: dict[str, Any] | None) -> list[Tag]:
     return tags
 
 
-def _place_tags(v: dict[str, Any], pirate: dict[str, Any] | None, figures: list[Box]) -> list[tuple[Box, Tag]]:
+#: how far from its anchor a tag's centre may go (``_OFFSETS``)
+_REACH_X = max(abs(dx) for dx, _ in _OFFSETS)
+_REACH_Y = max(abs(dy) for _, dy in _OFFSETS)
+
+
+def _place_tags(
+    v: dict[str, Any], pirate: dict[str, Any] | None, figures: list[Box], mj: str | None = None
+) -> list[tuple[Box, Tag]]:
     """Where every movable tag goes: the first spot around its anchor, in a fixed order, that covers no map label,
     no figure and no tag placed before it (issue 28: two searches side by side, a compass tag on a district's name);
-    a tag with no free spot near it stays on its anchor."""
-    taken = [*_static_boxes(json.dumps(v["map"], sort_keys=True)), *figures]
+    a tag with no free spot near it stays on its anchor. Each tag is checked against the boxes within its reach
+    only: every spot it may take lies inside that reach, so the others could never be in its way."""
+    taken = [*_static_boxes(mj or map_json(v["map"])), *figures]
     if pirate:
         # the crosses over the districts a pirate ruled out (``_pirate_layers``)
         labels = {dd["id"]: dd["label"] for dd in v["map"]["districts"]}
@@ -710,21 +771,23 @@ def _place_tags(v: dict[str, Any], pirate: dict[str, Any] | None, figures: list[
     for tag in _tag_list(v, pirate):
         x, y, label = tag[0], tag[1], tag[2]
         w, h = common.text_width(label, 16, True) + 10, 22
-        spot = next(
-            (
-                b
-                for dx, dy in _OFFSETS
-                if _inside(b := _box(x + dx, y + dy, w, h)) and not any(_overlaps(b, t) for t in taken)
-            ),
-            _box(x, y, w, h),
-        )
+        r0, r1, r2, r3 = _box(x, y, 2 * _REACH_X + w, 2 * _REACH_Y + h)
+        near = [t for t in taken if r0 < t[2] and t[0] < r2 and r1 < t[3] and t[1] < r3]  # _overlaps, inlined
+        spot = _box(x, y, w, h)
+        for dx, dy in _OFFSETS:
+            b = _box(x + dx, y + dy, w, h)
+            if _inside(b) and not any(b[0] < t[2] and t[0] < b[2] and b[1] < t[3] and t[1] < b[3] for t in near):
+                spot = b
+                break
         taken.append(spot)
         placed.append((spot, tag))
     return placed
 
 
-def _draw_tags(d: ImageDraw.ImageDraw, v: dict[str, Any], pirate: dict[str, Any] | None, figures: list[Box]) -> None:
-    for spot, (_x, _y, label, boxed, fill, private) in _place_tags(v, pirate, figures):
+def _draw_tags(
+    d: ImageDraw.ImageDraw, v: dict[str, Any], pirate: dict[str, Any] | None, figures: list[Box], mj: str
+) -> None:
+    for spot, (_x, _y, label, boxed, fill, private) in _place_tags(v, pirate, figures, mj):
         cx, cy = (spot[0] + spot[2]) / 2, (spot[1] + spot[3]) / 2
         if boxed:
             w = spot[2] - spot[0]
@@ -732,6 +795,40 @@ def _draw_tags(d: ImageDraw.ImageDraw, v: dict[str, Any], pirate: dict[str, Any]
             text(d, (cx, cy), label, 16, bold=True, anchor="mm")
         else:
             halo_text(d, (cx, cy), label, 16, fill=fill, private=private)
+
+
+@lru_cache(maxsize=16)
+def _sectors(
+    compass: tuple[tuple[tuple[float, float], tuple[str, ...]], ...],
+) -> tuple[tuple[int, int, int, int], Image.Image, Image.Image] | None:
+    """The skull sectors of a pirate's compass readings (position, skull directions), clipped to the map box: where
+    they go and the masks of their fill and of their outlines (a later sector covers an earlier one). They change
+    only with a new reading, and drawing them on a canvas-sized layer was a third of a pirate's picture."""
+    sectors = Image.new("RGBA", (WIDTH, HEIGHT), (0, 0, 0, 0))
+    sd = ImageDraw.Draw(sectors)
+    angles = {"E": 0, "NE": 45, "N": 90, "NW": 135, "W": 180, "SW": 225, "S": 270, "SE": 315}
+    for pos, skulls in compass:
+        cx, cy = XY(pos)
+        for sk in skulls:
+            a0 = math.radians(angles[sk] - 22.5)
+            a1 = math.radians(angles[sk] + 22.5)
+            far = 60 * PX
+            poly = [
+                (cx, cy),
+                (cx + far * math.cos(a0), cy - far * math.sin(a0)),
+                (cx + far * math.cos(a1), cy - far * math.sin(a1)),
+            ]
+            sd.polygon(poly, fill=(60, 60, 60, 60), outline=(30, 30, 30, 200))
+    clip = Image.new("L", (WIDTH, HEIGHT), 0)
+    ImageDraw.Draw(clip).rectangle((FRAME_X, FRAME_Y, X(MAP_W), Y(0)), fill=255)
+    alpha = Image.composite(sectors.getchannel("A"), Image.new("L", (WIDTH, HEIGHT), 0), clip)
+    box = alpha.getbbox()
+    if box is None:
+        return None
+    alpha = alpha.crop(box)
+    fill = alpha.point([255 if a == 60 else 0 for a in range(256)])
+    outline = alpha.point([255 if a == 200 else 0 for a in range(256)])
+    return box, fill, outline
 
 
 def _pirate_layers(img: common.Picture, d: ImageDraw.ImageDraw, v: dict[str, Any], priv: dict[str, Any]) -> None:
@@ -742,28 +839,12 @@ def _pirate_layers(img: common.Picture, d: ImageDraw.ImageDraw, v: dict[str, Any
             cx, cy = XY(labels[did]["label"])
             d.line((cx - 22, cy - 22, cx + 22, cy + 22), fill="#000000", width=5)
             d.line((cx - 22, cy + 22, cx + 22, cy - 22), fill="#000000", width=5)
-    # skull sectors go on their own layer, clipped to the map box
-    sectors = Image.new("RGBA", img.size, (0, 0, 0, 0))
-    sd = ImageDraw.Draw(sectors)
-    angles = {"E": 0, "NE": 45, "N": 90, "NW": 135, "W": 180, "SW": 225, "S": 270, "SE": 315}
-    for c in priv["compass"]:
-        cx, cy = XY(c["pos"])
-        for sk in c["skulls"]:
-            a0 = math.radians(angles[sk] - 22.5)
-            a1 = math.radians(angles[sk] + 22.5)
-            far = 60 * PX
-            poly = [
-                (cx, cy),
-                (cx + far * math.cos(a0), cy - far * math.sin(a0)),
-                (cx + far * math.cos(a1), cy - far * math.sin(a1)),
-            ]
-            sd.polygon(poly, fill=(60, 60, 60, 60), outline=(30, 30, 30, 200))
-    clip = Image.new("L", img.size, 0)
-    ImageDraw.Draw(clip).rectangle((FRAME_X, FRAME_Y, X(MAP_W), Y(0)), fill=255)
-    alpha = Image.composite(sectors.getchannel("A"), Image.new("L", img.size, 0), clip)
-    box = alpha.getbbox()
-    if box is not None:
-        img.paste(sectors.crop(box).convert("RGB"), box[:2], alpha.crop(box))
+    # skull sectors: a translucent fill and a darker outline, clipped to the map box
+    got = _sectors(tuple((tuple(c["pos"]), tuple(c["skulls"])) for c in priv["compass"]))
+    if got is not None:
+        box, fill, outline = got
+        img.shade((60, 60, 60), 60, box, fill)
+        img.shade((30, 30, 30), 200, box, outline)
     for it in priv["info_tokens"]:
         cx, cy = XY(it["pos"])
         if it["token"] == "west":
@@ -815,9 +896,14 @@ MUTED_LINE = "#A89F8F"
 BOX_W, BOX_H, BOX_GAP = 47, 54, 3
 
 
+#: calendars drawn lately (a calendar changes once a day or when a token or a miniature lands on it)
+_CALENDARS = common.Recent(8)
+
+
 def calendar(d: ImageDraw.ImageDraw, v: dict[str, Any], top: int, seat: int | None = None) -> int:
     """One box per day, four to a row: the day, its event, its token and the miniature that acted (the days'
-    stars are in the caption). Today's box is drawn thick. Returns the y below."""
+    stars are in the caption). Today's box is drawn thick. Returns the y below. On a picture, a calendar drawn
+    before is pasted again (see :meth:`common.Picture.keep`)."""
     known: dict[str, str] = {}
     priv = v.get("private") if seat is not None else None
     if priv:
@@ -825,9 +911,22 @@ def calendar(d: ImageDraw.ImageDraw, v: dict[str, Any], top: int, seat: int | No
             known = dict(priv.get("hint_tokens") or {})
         else:
             known = {str(x["target_day"]): x["token"] for x in priv.get("verified", [])}
+    per_row = (PANEL_R - PANEL_X + BOX_GAP) // (BOX_W + BOX_GAP)
+    rows = -(-len(v["calendar"]) // per_row)
+    bottom = top + rows * (BOX_H + BOX_GAP)
+    picture = d.picture if isinstance(d, common.PaletteDraw) else None
+    if picture is None:
+        _calendar(d, v, top, known, per_row)
+    else:
+        letters = {m: mi["letter"] for m, mi in v["miniatures"].items()}
+        key = pickle.dumps((v["calendar"], v["day"], v["phase"] == "over", known, letters, top), pickle.HIGHEST_PROTOCOL)
+        picture.keep(_CALENDARS, key, (PANEL_X, top, PANEL_R + 1, bottom), lambda: _calendar(d, v, top, known, per_row))
+    return bottom
+
+
+def _calendar(d: ImageDraw.ImageDraw, v: dict[str, Any], top: int, known: dict[str, str], per_row: int) -> None:
     today = v["day"]
     over = v["phase"] == "over"
-    per_row = (PANEL_R - PANEL_X + BOX_GAP) // (BOX_W + BOX_GAP)
     for k, c in enumerate(v["calendar"]):
         x = PANEL_X + (k % per_row) * (BOX_W + BOX_GAP)
         y = top + (k // per_row) * (BOX_H + BOX_GAP)
@@ -851,8 +950,6 @@ def calendar(d: ImageDraw.ImageDraw, v: dict[str, Any], top: int, seat: int | No
             d.ellipse((tx - 6, ty - 6, tx + 6, ty + 6), fill=INK)
         elif tok:
             text(d, (tx, ty), tok[0].upper(), 16, bold=True, fill="#8B0000", anchor="mm")
-    rows = -(-len(v["calendar"]) // per_row)
-    return top + rows * (BOX_H + BOX_GAP)
 
 
 def _phase_line(v: dict[str, Any]) -> str:

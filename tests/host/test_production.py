@@ -134,8 +134,9 @@ async def test_a_picture_that_kills_every_worker_is_posted_without_it_and_the_po
         assert "died during a job again" in caplog.text and "picture failed" in caplog.text
         hands = [p for _, p in out.private if p.filename == "hand.png"]
         assert hands and all(p.image is None and NO_HAND in p.text for p in hands)
-        # each picture was tried twice, each time killing (and replacing) the worker drawing it
-        assert host.pictures.pool is not None and host.pictures.pool.replaced == 2 * (1 + len(hands))
+        # the move's batch was tried twice, then each picture alone twice, each time killing (and replacing) the
+        # worker drawing it
+        assert host.pictures.pool is not None and host.pictures.pool.replaced == 2 + 2 * (1 + len(hands))
         await host.pictures.warm()
         [_] = host.pictures.worker_pids()  # a worker is back, ready for the next picture
     finally:

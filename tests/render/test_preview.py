@@ -127,7 +127,7 @@ def test_no_renderer_draws_text_around_the_measured_path() -> None:
 
 
 def test_while_drawing_only_common_calls_pillows_text(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Pillow's own text drawing is reached only from renderers/common.py (its private-text path)."""
+    """Pillow's own text drawing is reached only from renderers/common.py (its multi-line and RGB-canvas paths)."""
     real = ImageDraw.ImageDraw.text
     callers: set[str] = set()
 
@@ -142,7 +142,9 @@ def test_while_drawing_only_common_calls_pillows_text(monkeypatch: pytest.Monkey
         state, seat = _positions(game_id, players, options)[2]
         renderers.render(game_id, game.view(state, None))
         renderers.render(game_id, game.view(state, seat), seat=seat)
-    assert callers and callers <= {common.__file__}
+    assert callers <= {common.__file__}
+    common.text(ImageDraw.Draw(Image.new("RGB", (40, 40))), (2, 2), "a\nb", 10)  # the spy does see common's calls
+    assert callers == {common.__file__}
 
 
 @pytest.mark.parametrize(("game_id", "players", "options"), list(_cases()))

@@ -24,6 +24,7 @@ from discord.ext import commands, tasks
 
 from bot.host.factory import build_host
 from bot.host.tables import TableHost
+from bot.infra import heap
 from bot.infra.lease import LeaseError, ShardLease
 from bot.infra.settings import Settings, configure_logging
 from bot.infra.store import StoreError, is_postgres_url
@@ -115,6 +116,8 @@ class ParleyBot(commands.AutoShardedBot):
         host.publish = self.delivery.deliver  # what the host does between requests (timers, background work)
         host.dms_tracked = True  # the delivery reports each DM sent, so the host can send the ones a crash lost
         self.dev_guild = dev_guild
+        #: freeze what start-up made once it is done (bot.infra.heap): ``parley run``'s process only, never a test's
+        self.settle_heap = False
         self.mode = mode
         self._host_started = False
         self._closing = False
@@ -164,6 +167,8 @@ class ParleyBot(commands.AutoShardedBot):
                 log.exception("sending DMs owed after a restart failed")
         if not self._closing:  # a bot closing must not boot workers
             self.host.start_workers()
+            if self.settle_heap:
+                heap.settle()  # start-up is done: what it made is out of the collector's way from now on
 
     @tasks.loop(seconds=TICK_SECONDS)
     async def tick_loop(self) -> None:
@@ -294,6 +299,7 @@ def run(settings: Settings) -> int:
             # the database first: one that cannot be used stops the start here, in one line, before Discord
             await host.store.open()
             bot = ParleyBot(host, dev_guild=settings.dev_guild, shard_count=shards.count, shard_ids=shards.ids)
+            bot.settle_heap = True
             if settings.web_url:
                 bot.delivery.web_links = WebLinks(host.store, settings.web_url)  # Watch buttons, /hand's seat link
             if settings.web_port:
