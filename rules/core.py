@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from rules import refusals, search
+from rules import refusals, rollout, search
 from rules.refusals import IllegalAction  # part of this contract, kept in a leaf module the search imports
 
 State = dict[str, Any]
@@ -391,6 +391,12 @@ class Game:
         A pure function of (view, seat, rng): it never sees a real state. The ``hard`` AI searches over such
         samples; a game without one cannot offer ``hard``."""
         raise NotImplementedError(f"{self.info.id} has no sampler")
+
+    def rollout(self, state: State) -> rollout.Rollout:
+        """The ``hard`` search's playout of a sampled ``state`` it owns (rules/rollout.py): by default the contract
+        with every seat at ``normal``; a game returns its own (``rules/<game>/rollout.py``), which plays the same game
+        in place with a cheaper policy, checked against this engine by tests/ai/test_rollouts.py."""
+        return rollout.Rollout(self, state)
 
     def evaluate(self, state: State, seat: int) -> float:
         """The seat's chance to win, in [0, 1], from a (sampled) state that is not over: how the search scores a

@@ -6,8 +6,9 @@ The search never receives a real state, only ``view = game.view(state, seat)``. 
    tiles and treasure re-drawn from what the view allows, and a fresh seed, so future draws are unknown too);
 2. picks one of the seat's candidate actions by UCB1 (the upper confidence bound: the mean result so far plus a
    bonus for actions tried less often), so time goes to the actions that look best without starving the others;
-3. plays the game on from there with every seat at ``normal`` (each from its own view of the sampled state), up to
-   the game's ``search_horizon``, and scores the result for the seat: 1 for a win (shared on a tie), 0 for a loss,
+3. plays the game on from there with the game's rollout (``Game.rollout``, rules/rollout.py: by default every seat
+   at ``normal`` from its own view of the sampled state; a game may play faster in place, with a cheaper policy), up
+   to the game's ``search_horizon``, and scores the result for the seat: 1 for a win (shared on a tie), 0 for a loss,
    and at the horizon the game's ``evaluate`` (a win chance from the position; by default the seat's fair share).
 
 The search knows no game: everything it needs is the contract of ``rules.core.Game``.
@@ -35,7 +36,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rules.refusals import IllegalAction
+from rules import rollout
 
 if TYPE_CHECKING:  # the contract dispatches ``hard`` here, so this module imports it only for type checkers
     from rules.core import Action, Game, State
@@ -179,26 +180,6 @@ def _playout(
     game: Game, state: State, seat: int, action: Action, horizon: int, rng: random.Random,
     deadline: float | None = None,
 ) -> float:
-    """``seat`` plays ``action`` in ``state``, then everyone plays ``normal`` for up to ``horizon`` actions (fewer
-    when the time budget runs out mid-rollout: the position reached is then evaluated)."""
-    try:
-        state, _ = game.apply(state, seat, action)
-        for _ in range(horizon):
-            acting = game.to_act(state)
-            if not acting or (deadline is not None and time.perf_counter() > deadline):
-                break
-            mover = acting[0]
-            legal = game.legal_actions(state, mover)
-            if len(legal) == 1:
-                choice = legal[0]
-            else:
-                choice = game.ai_choose(game.view(state, mover), mover, legal, "normal", rng)
-            state, _ = game.apply(state, mover, choice)
-    except IllegalAction:
-        return 0.0  # the sample allowed something the engine does not: count it as a loss, never crash
-    outcome = game.outcome(state)
-    if outcome is not None:
-        if not outcome.winners:
-            return 1.0 / max(1, game.seat_count(state))
-        return 1.0 / len(outcome.winners) if seat in outcome.winners else 0.0
-    return game.evaluate(state, seat)
+    """``seat`` plays ``action`` in the sampled ``state``, then everyone plays the game's rollout policy for up to
+    ``horizon`` actions (fewer when the time budget runs out mid-rollout: the position reached is then evaluated)."""
+    return rollout.play_out(game.rollout(state), seat, action, horizon, rng, time.perf_counter, deadline)

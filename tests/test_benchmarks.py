@@ -176,3 +176,13 @@ def test_the_web_benchmark_prints_its_figures() -> None:
         assert figure in text, text
     assert figures["moves"] > 0 and figures["delivered"] > 0 and figures["missed"] == figures["twice"] == 0
     assert not figures["errors"]
+
+
+def test_the_playouts_benchmark_prints_each_game_beside_its_floor(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import playouts
+
+    playouts.main(["--games", "cartagena,treasure_island", "--seconds", "0.2"])
+    out = capsys.readouterr().out
+    for game_id in ("cartagena", "treasure_island"):
+        line = next(row for row in out.splitlines() if row.strip().startswith(f"{game_id}:"))
+        assert "playouts/s" in line and "floor" in line and "the target" in line, line

@@ -23,6 +23,20 @@ class Caller:
     admin: bool = False
 
 
+@dataclass(frozen=True)
+class BoardParts:
+    """A board post's text in its parts, for a transport that lays a board out itself (the terminal prints only
+    what it has not printed yet): the game, the move number, the turn's narration so far (unclipped, repeats not
+    folded), what is owed now (the prompt, and what seats that owe nothing may still do) and the fine print the
+    picture leaves to the message (its caption)."""
+
+    title: str
+    move: int
+    lines: tuple[str, ...]
+    owed: tuple[str, ...]
+    caption: str
+
+
 @dataclass
 class Post:
     """One message. Posts with the same ``board_key`` replace (edit) the previous board post of that table."""
@@ -43,6 +57,8 @@ class Post:
     after: int | None = None
     #: only edit the earlier post with this ``board_key`` (the lobby post once the game is on); never post anew
     edit_only: bool = False
+    #: a board post's text in its parts (None for any other post)
+    parts: BoardParts | None = None
 
 
 @dataclass

@@ -80,7 +80,8 @@ MESSAGES: dict[str, str] = {
     "too_long": "That is too long to be an action ({n} characters).",
     "not_legal_now": "`{action}` is not a legal action right now.",
     "nothing_to_undo": "There is nothing of yours to undo in this turn.",
-    "undo_revealed": "Your last action revealed something (a draw or a hidden piece), so it cannot be undone.",
+    "undo_refused": "Your last action can't be taken back: {title} lets you take back only some steps, and none that"
+    " drew a card or showed something hidden.",
     # -- a board's optional actions (bot.host.turns, bot.host.reactions) ---------------------------------------
     "moved_on": "The game has moved on; the newest board post shows what is open now.",
     "not_offered": "That button is not one this board offers; the newest board post shows what is open now.",

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.host.api import Outputs, Post
+import renderers
+from bot.host.api import BoardParts, Outputs, Post
 from bot.host.background import Background
 from bot.host.outputs import clip, fold_repeats
 from bot.host.posts import NO_BOARD, NO_HAND, Batch, place_dms, private_summary, prompt, with_fine_print
@@ -82,8 +83,10 @@ class Narration:
             reaction = b.reaction if b.final is False else None
             extra = [reaction.line] if reaction is not None else []
             missing = [NO_BOARD] if board_images[i] is None else []
-            lines = [f"{header} · move {b.state_no}", *fold_repeats(b.lines), *filter(None, [ask, *extra]), *missing]
-            text = with_fine_print("\n".join(lines), t.game_id, b.view)
+            owed = [line for line in (ask, *extra) if line]
+            lines = [f"{header} · move {b.state_no}", *fold_repeats(b.lines), *owed, *missing]
+            caption = renderers.caption(t.game_id, b.view, None)
+            text = with_fine_print("\n".join(lines), t.game_id, b.view, caption=caption)
             out.public.append(
                 Post(
                     text=text,
@@ -95,6 +98,7 @@ class Narration:
                     table_id=t.id,
                     optional=list(reaction.offer) if reaction is not None else [],
                     decline=reaction is not None and reaction.hold,
+                    parts=BoardParts(game.info.title, b.state_no, tuple(b.lines), tuple(owed), caption),
                 )
             )
         public_view = game.view(state, None) if state is not None else {}

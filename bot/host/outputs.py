@@ -4,7 +4,7 @@ messages, from the one seat's own view)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rules.core import Event, Game, Outcome
@@ -49,6 +49,7 @@ def narrate(
     who: Callable[[int], str],
     player: Callable[[int], str],
     prefix: str = "",
+    you: Callable[[int], bool] | None = None,
 ) -> list[str]:
     """The channel's lines for one move, each naming its true actor.
 
@@ -60,6 +61,10 @@ def narrate(
     whoever set them off. ``views`` are the public views before and after the move (the seat's names in both).
     A step with no public line (a secret choice, one step of a bigger decision) adds nothing: the engine tells the
     whole decision once it is made, so the channel never reads a vague "X acted."
+
+    ``you(seat)`` true: the line is told to that seat's own player, in the second person ("You play skull…", "You
+    have planned for the Wizard."), as a transport with a single reader (the terminal) wants; see
+    :func:`second_person`. A channel has many readers, so Discord never asks for it.
     """
     lines: list[str] = []
     for e in events:
@@ -70,12 +75,20 @@ def narrate(
             # one of several pieces the seat plays ("Olivier Levasseur searches…"): "Cy (Olivier Levasseur) searches…"
             pieces = [p for p in re.split(r" & |, ", game.seat_name(views[0], e.actor)) if p]
             piece = next((p for p in pieces if len(pieces) > 1 and re.match(rf"{re.escape(p)}\b", text)), None)
+            addressed = you is not None and you(e.actor)
             if piece is not None:
-                lines.append(prefix + player_label(player(e.actor), piece) + text[len(piece) :])
+                rest = text[len(piece) :]
+                if addressed:
+                    lines.append(prefix + player_label(YOU, piece) + second_person(rest))
+                else:
+                    lines.append(prefix + player_label(player(e.actor), piece) + rest)
                 continue
             for name in engine_names(game, views, e.actor):
                 rest = text[len(name) :]
                 if text.startswith(name) and (not rest or not rest[0].isalnum()):
+                    if addressed:
+                        text = _you_subject(rest)
+                        break
                     # a placeholder ("Seat 4") whose seat's real name the line says anyway: just the player
                     seat_name = game.seat_name(views[0], e.actor)
                     parts = [p for p in re.split(r" & |, ", seat_name) if p] if name != seat_name else []
@@ -86,6 +99,79 @@ def narrate(
                 text = f"{who(e.actor)}: {text}"
         lines.append(prefix + text)
     return lines
+
+
+#: the subject of a line told to the seat's own player (:func:`narrate` with ``you``)
+YOU = "You"
+#: third-person forms whose second person is not the bare word without its -s
+_IRREGULAR = {"has": "have", "is": "are", "was": "were", "does": "do", "goes": "go"}
+#: short words that may stand between the subject and its verb ("Ana at Marseilles gives …", "Bo also takes …")
+_BEFORE_VERB = {"at", "in", "on", "from", "also", "now", "then", "still", "again", "just", "finally"}
+#: verbs an engine joins to the first one with "and" or a comma ("moves a pirate back and draws 1 card", "gives R1,
+#: gets pearl"): only these are turned there, since a card named after the verb ("Treasure and recruits") must not be
+_JOINED_VERBS = {
+    "board", "buy", "claim", "dig", "discard", "draw", "end", "face", "find", "gallop", "get", "give", "hand", "keep",
+    "land", "leave", "lose", "move", "pass", "pay", "place", "play", "point", "put", "receive", "reveal", "run",
+    "sail", "search", "sell", "show", "stay", "strike", "swap", "take", "turn", "unload", "wait", "win",
+}  # fmt: skip
+#: the seat's own possessive pronouns, said to its player
+_OWN = {"his": "your", "its": "your", "their": "your", "His": "Your", "Its": "Your", "Their": "Your"}
+
+
+def _base_form(word: str) -> str | None:
+    """The second person of a third-person singular verb ("plays" → "play", "passes" → "pass", "buries" →
+    "bury", "has" → "have"), or None when ``word`` is not one."""
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    if len(word) < 3 or not re.fullmatch(r"[a-z]+s", word) or word.endswith("ss"):
+        return None
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if re.search(r"(?:ss|sh|ch|x|z|o)es$", word):
+        return word[:-2]
+    return word[:-1]
+
+
+def second_person(rest: str) -> str:
+    """The rest of a line whose subject was a seat, its verbs and pronouns turned to the second person for that
+    seat's player: " plays skull: …" → " play skull: …", " has planned for the Wizard." → " have planned …",
+    " moves a pirate back 21 → 18 and draws 1 card." → " move … and draw 1 card.", " ends its turn" → " end your
+    turn". Only the first sentence's verbs are the seat's; a later sentence has its own subject."""
+    end = re.search(r"[.!?;](?:\s|$)", rest)
+    head, tail = (rest[: end.start()], rest[end.start() :]) if end else (rest, "")
+    words = re.split(r"(\s+)", head)
+    first = True
+    depth = 0
+    for i, word in enumerate(words):
+        if not word or word.isspace():
+            continue
+        depth += word.count("(") - word.count(")")
+        if depth > 0 or word.endswith(")"):
+            continue  # "(Anne Bonny)", "(free move)": a name or a note before the verb
+        bare = word.rstrip(",:")
+        if first:
+            base = _base_form(bare)
+            if base is not None:
+                words[i] = base + word[len(bare) :]
+                first = False
+            elif bare in _BEFORE_VERB or bare[:1].isupper():
+                continue  # "at Marseilles gives": still before the verb
+            else:
+                first = False  # "cannot act", "sailed": no present-tense verb to turn here
+            continue
+        before = "".join(words[:i]).rstrip()
+        base = _base_form(bare)
+        if base in _JOINED_VERBS and (before.endswith(",") or before.endswith(" and")):
+            words[i] = base + word[len(bare) :]
+    text = "".join(words) + tail
+    return re.sub(r"\b(?:his|its|their|His|Its|Their)\b", lambda m: _OWN[m.group(0)], text)
+
+
+def _you_subject(rest: str) -> str:
+    """A line told to the seat's own player: "You play …", or "Your sixth pirate boards …" for "Red's sixth …"."""
+    if rest.startswith("'s "):
+        return "Your" + rest[2:]
+    return YOU + second_person(rest)
 
 
 def fold_repeats(lines: list[str]) -> list[str]:
@@ -216,11 +302,13 @@ def clip(text: str, limit: int = MAX_TEXT) -> str:
     return "\n".join([f"… ({dropped} earlier lines)"] + list(reversed(kept)))
 
 
-def outcome_text(game: Game, outcome: Outcome, who: list[str]) -> str:
-    """The end-of-game summary: winner(s), reason and scores, one line per seat."""
+def outcome_text(game: Game, outcome: Outcome, who: list[str], you: Sequence[int] = ()) -> str:
+    """The end-of-game summary: winner(s), reason and scores, one line per seat; a winner among ``you`` (told in
+    the second person: :func:`narrate`) wins as "You"."""
     if outcome.winners:
-        names = " and ".join(who[s] for s in outcome.winners)
-        head = f"🏆 **{names}** {'win' if len(outcome.winners) > 1 else 'wins'} ({outcome.reason})."
+        names = " and ".join(YOU if s in you else who[s] for s in outcome.winners)
+        plural = len(outcome.winners) > 1 or outcome.winners[0] in you
+        head = f"🏆 **{names}** {'win' if plural else 'wins'} ({outcome.reason})."
     else:
         head = f"The game ended without a winner ({outcome.reason})."
     lines = [head]

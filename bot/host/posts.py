@@ -91,11 +91,14 @@ def prompt_line(game: Game, view: dict[str, Any], to_act: list[int], who: Callab
     return "▶ waiting for: " + "; ".join(f"{n}: {o}" for n, o in owed) + "."
 
 
-def with_fine_print(text: str, game_id: str, view: dict[str, Any], seat: int | None = None) -> str:
-    """``text`` (clipped) and, after a blank line, the game's caption for the picture of ``view``: the fine print
-    the picture leaves to the message. The caption gives way to the text: only its lines that still fit are kept."""
+def with_fine_print(
+    text: str, game_id: str, view: dict[str, Any], seat: int | None = None, caption: str | None = None
+) -> str:
+    """``text`` (clipped) and, after a blank line, the game's caption for the picture of ``view`` (``caption`` when
+    the caller has it already): the fine print the picture leaves to the message. The caption gives way to the
+    text: only its lines that still fit are kept."""
     text = clip(text.strip())
-    caption = renderers.caption(game_id, view, seat)
+    caption = renderers.caption(game_id, view, seat) if caption is None else caption
     kept: list[str] = []
     for line in caption.splitlines():
         if len(text) + 2 + len("\n".join([*kept, line])) > MAX_TEXT:

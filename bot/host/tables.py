@@ -154,6 +154,12 @@ class TableHost:
     def dms_tracked(self, tracked: bool) -> None:
         self.narration.dms_tracked = tracked
 
+    @property
+    def second_person(self) -> set[int]:
+        """Users whose own moves are told to them in the second person (:attr:`bot.host.turns.Turns.second_person`):
+        the terminal adds its one reader."""
+        return self.turns.second_person
+
     # -- life -----------------------------------------------------------------------------------------------
     async def start(self, caller: Caller | None = None, *, workers: bool = True) -> Outputs:
         """Without a caller: start the host (see :meth:`bot.host.restore.Restore.start`) and, unless ``workers``

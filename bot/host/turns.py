@@ -72,6 +72,14 @@ class Turns:
         self.pictures = pictures
         self.narration = narration
         self.background = background
+        #: users whose own moves are told to them in the second person ("You play…": bot.host.outputs.narrate), for a
+        #: transport with one reader (the terminal); a channel has many readers, so Discord leaves it empty
+        self.second_person: set[int] = set()
+
+    def addressed(self, t: Table, seat: int) -> bool:
+        """Whether the table tells ``seat``'s moves to its player in the second person (:attr:`second_person`)."""
+        user = t.seats[seat].user_id
+        return user is not None and t.seats[seat].ai_level is None and user in self.second_person
 
     async def arm(
         self, t: Table, before: tuple[int, ...], after: tuple[int, ...], force: list[int] | None = None
@@ -106,7 +114,7 @@ class Turns:
         # every line names its true actor (bot.host.outputs.narrate), each seat called as it was when the move began
         views = [game.view(before, None), game.view(after, None)]
         who = lambda s: t.who(s, views[0])  # noqa: E731 - a one-line name for a name
-        public = narrate(game, views, events, who, t.player, prefix)
+        public = narrate(game, views, events, who, t.player, prefix, you=lambda s: self.addressed(t, s))
         limit = (await self.settings.get(t.guild_id))["turn_limit_seconds"]
         now = self.clock()
         # deadlines computed without touching t until the commit succeeded
@@ -192,7 +200,8 @@ class Turns:
             log.error("table %s: nobody is to act but the game has no outcome", t.id)
             outcome = Outcome((), "no one can move")
         who = [t.who(s.seat) for s in t.seats]
-        batch.summary = f"**Game over** · {game.info.title} · table {t.id}\n" + outcome_text(game, outcome, who)
+        you = [s.seat for s in t.seats if self.addressed(t, s.seat)]
+        batch.summary = f"**Game over** · {game.info.title} · table {t.id}\n" + outcome_text(game, outcome, who, you)
         if rating_line:
             batch.summary += "\n" + rating_line
         batch.note(lobby_post(t, edit_only=True))  # the lobby post, further up, says how it ended
@@ -394,12 +403,15 @@ class Turns:
         if not t.undo_stack or t.undo_stack[-1][1] != seat:
             return refuse("nothing_to_undo")
         before, _, undoable = t.undo_stack[-1]
-        if not undoable:
-            return refuse("undo_revealed")
         game = t.game
+        if not undoable:
+            # the host knows only that the game refused it (Game.undoable), not why: a plan may be final by the
+            # rules (Flagon), or the step drew a card or showed something hidden (Cartagena's move back)
+            return refuse("undo_refused", title=game.info.title)
         n = t.state_no + 1
         now = self.clock()
-        line = f"↩ {t.who(seat)} took back their last action."
+        you = self.addressed(t, seat)
+        line = "↩ You took back your last action." if you else f"↩ {t.who(seat)} took back their last action."
         await self.store.append(
             Commit(
                 t.id,

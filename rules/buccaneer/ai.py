@@ -85,6 +85,13 @@ def distances(goals: frozenset[str], reach: int) -> dict[str, int]:
     return dist
 
 
+@lru_cache(maxsize=128)
+def _goods(goals: frozenset[str], reach: int) -> dict[tuple[str, str], bool]:
+    """Whether a move of 1..reach squares from a node in a facing can get one step closer to ``goals``, filled in
+    as plans ask (the same goals and reach recur over a game, and a plan asks of every square and facing)."""
+    return {}
+
+
 def est(n: int) -> int:
     """A rough expected fighting strength of an unseen hand of ``n`` cards."""
     return round(1.75 * math.sqrt(n))
@@ -174,9 +181,14 @@ class Normal:
         def t(node: str) -> int:
             return dist.get(node, 60)
 
+        known = _goods(goals, reach)
+
         def good(node: str, f: str) -> bool:
-            want = max(t(node) - 1, 0)
-            return any(t(n) == want for n in board.RAYS[node][f][:reach])
+            ok = known.get((node, f))
+            if ok is None:
+                want = max(t(node) - 1, 0)
+                ok = known[node, f] = any(t(n) == want for n in board.RAYS[node][f][:reach])
+            return ok
 
         if board.is_harbour(at):
             dirs = list(board.EXITS[at])

@@ -102,13 +102,18 @@ def apply(state: State, seat: int, action: str) -> tuple[State, list]:
     """Apply a legal action (``Game.apply`` checked it) to a copy of ``state``."""
     after = clone(state)
     N = Narration()
-    if action == "challenge":
-        do_challenge(after, seat, N)
-    else:
-        after["challenge"] = None
-        dispatch(after, seat, action, N)
-    run(after, N, seat)
+    advance(after, seat, action, N)
     return after, credit(state, after, N.events)
+
+
+def advance(state: State, seat: int, action: str, N: Narration) -> None:
+    """``apply`` in place: the state itself changes (the ``hard`` search's rollouts own theirs)."""
+    if action == "challenge":
+        do_challenge(state, seat, N)
+    else:
+        state["challenge"] = None
+        dispatch(state, seat, action, N)
+    run(state, N, seat)
 
 
 def dispatch(state: State, seat: int, action: str, N: Narration) -> None:

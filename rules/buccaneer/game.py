@@ -7,7 +7,7 @@ import json
 import random
 from typing import Any
 
-from rules.buccaneer import actions, ai, board, engine, evaluate, moves, sample, views
+from rules.buccaneer import actions, ai, board, engine, evaluate, moves, rollout, sample, views
 from rules.buccaneer.model import CHANCE_EFFECTS, CREW, CREW_VALUE, chance_title, top
 from rules.core import Action, Game, GameInfo, IllegalAction, Option, Outcome, State, normalize_text
 
@@ -160,6 +160,9 @@ class Buccaneer(Game):
 
     def evaluate(self, state: State, seat: int) -> float:
         return evaluate.win_chance(state, seat)
+
+    def rollout(self, state: State) -> rollout.BuccaneerRollout:
+        return rollout.BuccaneerRollout(self, state)
 
     # -- tests ---------------------------------------------------------------------------------------
     def secrets(self, state: State) -> list[str]:

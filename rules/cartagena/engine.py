@@ -77,9 +77,15 @@ def new_state(players: int, opts: dict[str, str], seed: str) -> core.State:
 # -- one action (docs/games/cartagena.md#the-action-language) ----------------------------------------------------------
 def apply(state: core.State, seat: int, action: core.Action) -> tuple[core.State, list[core.Event]]:
     """A legal action (``Game.apply`` checked it, so it is in its canonical text) applied to a copy of ``state``."""
-    kind, pos, symbol = read(action)
     after = core.clone(state)
     events: list[core.Event] = []
+    advance(after, seat, action, events)
+    return after, events
+
+
+def advance(after: core.State, seat: int, action: core.Action, events: list[core.Event]) -> None:
+    """``apply`` in place: the state itself changes (the ``hard`` search's rollouts own theirs)."""
+    kind, pos, symbol = read(action)
     if kind == "forward":
         _forward(after, seat, action, pos, symbol, events)
     elif kind == "back":
@@ -100,7 +106,6 @@ def apply(state: core.State, seat: int, action: core.Action) -> tuple[core.State
     after["last_action"] = {"seat": seat, "action": action}
     if kind in ("forward", "back") and not after["result"]:
         _after_move(after, seat, events)
-    return after, events
 
 
 def _forward(state: core.State, seat: int, action: str, pos: int, symbol: str, events: list[core.Event]) -> None:

@@ -7,7 +7,7 @@ import json
 import random
 from typing import Any
 
-from rules.cartagena import actions, ai, engine, evaluate, moves, sample, views
+from rules.cartagena import actions, ai, engine, evaluate, moves, rollout, sample, views
 from rules.cartagena.board import SEAT_NAMES, SYMBOLS
 from rules.core import Action, Event, Game, GameInfo, IllegalAction, Option, Outcome, State
 
@@ -166,6 +166,9 @@ class Cartagena(Game):
 
     def evaluate(self, state: State, seat: int) -> float:
         return evaluate.win_chance(state, seat)
+
+    def rollout(self, state: State) -> rollout.CartagenaRollout:
+        return rollout.CartagenaRollout(self, state)
 
     # -- tests ---------------------------------------------------------------------------------------------------------
     def secrets(self, state: State) -> list[str]:

@@ -11,6 +11,7 @@ import copy
 import random
 from typing import Any
 
+from rules.core import clone
 from rules.flagon import resolution
 from rules.flagon.board import CREWS, DIR_OF, VEC, Sq, add, dist, is_solid, near_water, ship_of, sign, solid, xy
 from rules.flagon.cards import DRAGON, card_time, deck
@@ -166,7 +167,7 @@ def replica(view: View) -> dict:
         "end_revealed": dict(view["end_revealed"]),
         "crews": {crew: list(info["seats"]) for crew, info in view["crews"].items()},
         "chars": chars,
-        "objects": copy.deepcopy(view["objects"]),
+        "objects": clone(view["objects"]),
         "phase": view["phase"],
         "pending": pending,
         "owed": {},
@@ -189,7 +190,7 @@ def _clone(state: dict) -> dict:
         for c in state["chars"]
     ]
     out["objects"] = [dict(o, sqs=list(o["sqs"])) if "sqs" in o else dict(o) for o in state["objects"]]
-    out["pending"] = copy.deepcopy(state["pending"])
+    out["pending"] = clone(state["pending"])
     out["victims"] = []
     out["owed"] = {}
     out["last"] = {"char": None, "card": None, "touched": [], "arrows": [], "splash": []}

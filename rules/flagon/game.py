@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from rules.core import Action, Event, Game, GameInfo, IllegalAction, Option, Outcome, State
-from rules.flagon import actions, ai, engine, evaluate, moves, sample, views
+from rules.flagon import actions, ai, engine, evaluate, moves, rollout, sample, views
 from rules.flagon.cards import CARD
 
 RULES = """**Flagon: pirate brawl on two ships** (2–8 players, two crews: Gulls west, Krakens east)
@@ -147,6 +147,9 @@ class Flagon(Game):
 
     def evaluate(self, state: State, seat: int) -> float:
         return evaluate.win_chance(state, seat)
+
+    def rollout(self, state: State) -> rollout.FlagonRollout:
+        return rollout.FlagonRollout(self, state)
 
     # -- tests ---------------------------------------------------------------------------------------
     def secrets(self, state: State) -> list[str]:

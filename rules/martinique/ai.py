@@ -33,14 +33,19 @@ class Knowledge:
         self.squares: dict[str, Any] = view["squares"]
         self.opp_hidden: int = view["players"][self.opp]["maps_hidden"]
         self.chests: dict[str, list[str]] = view["chests"]
+        self._wants: dict[str, bool] = {}
 
     def chest_wants(self, t: str) -> bool:
-        """Some chest requires type ``t`` and the collection cannot cover that chest yet."""
-        for chest in CHESTS:
-            tiles = self.chests[chest]
-            if any(x.startswith(t + ":") for x in tiles) and not claim_options(tiles, self.collection, self.jokers):
-                return True
-        return False
+        """Some chest requires type ``t`` and the collection cannot cover that chest yet (asked of every tile a
+        move passes, so each type's answer is kept for the decision)."""
+        wants = self._wants.get(t)
+        if wants is None:
+            wants = self._wants[t] = any(
+                any(x.startswith(t + ":") for x in self.chests[chest])
+                and not claim_options(self.chests[chest], self.collection, self.jokers)
+                for chest in CHESTS
+            )
+        return wants
 
     def g(self, tile: dict[str, Any] | None) -> float:
         if tile is None:

@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 from rules.core import Action, Event, Game, GameInfo, IllegalAction, Option, Outcome, State
-from rules.martinique import actions, ai, engine, evaluate, moves, sample, views
+from rules.martinique import actions, ai, engine, evaluate, moves, rollout, sample, views
 from rules.martinique.board import NAMES
 
 BLURB = (
@@ -132,6 +132,9 @@ class Martinique(Game):
 
     def evaluate(self, state: State, seat: int) -> float:
         return evaluate.win_chance(state, seat)
+
+    def rollout(self, state: State) -> rollout.MartiniqueRollout:
+        return rollout.MartiniqueRollout(self, state)
 
     # -- tests ---------------------------------------------------------------------------------------
     def secrets(self, state: State) -> list[str]:

@@ -6,6 +6,7 @@ same type and value are interchangeable, so no tile needs an id.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import product
 
 TYPES: tuple[str, ...] = ("skull", "parrot", "rum", "musket", "key", "telescope")  # type order
@@ -49,6 +50,12 @@ def claim_options(chest: list[str], collection: list[str], jokers: int) -> list[
     ``jokers`` jokers, in the order of docs/games/martinique.md#the-action-language: by size, then by the sorted list of type positions."""
     if not chest:
         return []
+    # asked after every move and of every tile an AI weighs, and the same chests and collections recur
+    return list(_claim_options(tuple(chest), tuple(sorted(collection)), jokers))
+
+
+@lru_cache(maxsize=4096)
+def _claim_options(chest: tuple[str, ...], collection: tuple[str, ...], jokers: int) -> tuple[tuple[str, ...], ...]:
     need = type_counts(chest)
     have = type_counts(collection)
     req = [t for t in TYPES if need[t]]
@@ -62,7 +69,7 @@ def claim_options(chest: list[str], collection: list[str], jokers: int) -> list[
             continue
         found.append(tuple(t for t, k in zip(req, combo, strict=True) for _ in range(k)))
     found.sort(key=lambda s: (len(s), [TYPE_POS[t] for t in s]))
-    return found
+    return tuple(found)
 
 
 def claim_text(chest: str, jokered: tuple[str, ...] | list[str]) -> str:

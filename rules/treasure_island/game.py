@@ -10,7 +10,7 @@ from typing import Any
 
 from rules import core
 from rules.core import Action, Event, GameInfo, IllegalAction, Option, Outcome, State
-from rules.treasure_island import actions, ai, calendar, engine, evaluate, hints, moves, sample, views
+from rules.treasure_island import actions, ai, calendar, engine, evaluate, hints, moves, rollout, sample, views
 
 RULES = """**Treasure Island**: one seat is **Long John Silver** (LJS), every other seat plays pirates.
 LJS buries the treasure in secret (not within 2 miles of a starting spot, not in a red zone, not on a dotted circle).
@@ -169,6 +169,9 @@ class TreasureIsland(core.Game):
 
     def evaluate(self, state: State, seat: int) -> float:
         return evaluate.win_chance(state, seat)
+
+    def rollout(self, state: State) -> rollout.IslandRollout:
+        return rollout.IslandRollout(self, state)
 
     # -- tests ---------------------------------------------------------------------------------------
     def secrets(self, state: State) -> list[str]:

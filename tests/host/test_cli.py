@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import logging
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
@@ -55,7 +56,8 @@ async def test_console_plays_a_toy_game_to_the_end(tmp_path: Path) -> None:
     assert "1. ready" in text
     assert "! " in text  # the refusal of `nonsense`
     assert "Game over" in text and "[picture]" in text
-    pictures = sorted((tmp_path / "1").iterdir())
+    (folder,) = tmp_path.iterdir()
+    pictures = sorted(folder.iterdir())
     assert pictures and pictures[0].name == "001.png" and any(p.suffix == ".gif" for p in pictures)
     assert "[private]" in text
 
@@ -89,8 +91,11 @@ def _run(args: list[str], stdin: str, cwd: Path) -> subprocess.CompletedProcess[
 def test_parley_play_cartagena_through_stdin(tmp_path: Path) -> None:
     proc = _run(["play", "cartagena", "--seed", "7", "--variant", "tortuga"], "moves\n1\nhand\nboard\nquit\n", tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert "Played" in proc.stdout and "[picture] pictures/1/001.png" in proc.stdout
-    assert (tmp_path / "pictures" / "1" / "001.png").read_bytes()[:4] == b"\x89PNG"
+    assert "Played" in proc.stdout
+    (folder,) = (tmp_path / "pictures").iterdir()
+    assert re.fullmatch(r"cartagena-\d{4}-\d\d-\d\d-\d{6}", folder.name), folder.name
+    assert f"[picture] pictures/{folder.name}/001.png" in proc.stdout
+    assert (folder / "001.png").read_bytes()[:4] == b"\x89PNG"
 
 
 def test_parley_play_refuses_bad_arguments(tmp_path: Path) -> None:
@@ -192,7 +197,7 @@ async def test_console_moves_are_grouped_like_the_picker_and_a_menu_is_listed_on
     )
     text = out.getvalue()
     assert len(text.splitlines()) < 300, len(text.splitlines())  # not ~2,500 lines
-    assert "menus; type `moves <menu>`" in text
+    assert "menus; type 'moves <menu>'" in text
     assert "ride › N 0–2 mi:" in text and "   1. ride " in text  # one second level, numbered under its heading
     assert "! No move starts with" in text
 

@@ -112,9 +112,14 @@ class Db:
     def read(cls, path: str) -> Db:
         if is_postgres_url(path):
             return cls.read_postgres(path)
+        if not os.path.exists(path):
+            # killed before the store created its file (a cold start on a busy machine): nothing was committed
+            return cls({}, {}, Counter(), Counter(), {})
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         db.row_factory = sqlite3.Row
         try:
+            if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'actions'").fetchone():
+                return cls({}, {}, Counter(), Counter(), {})  # killed before the first migration committed
             check = [r[0] for r in db.execute("PRAGMA integrity_check")]
             assert check == ["ok"], f"integrity_check: {check}"
             tables = {r["id"]: r for r in db.execute("SELECT * FROM tables ORDER BY id")}

@@ -86,6 +86,58 @@ def test_narrate_names_the_true_actor_never_whoever_set_it_off() -> None:
     assert narrate(game, [view, view], [Event(None, {1: "secret"}, actor=1)], who, player) == []
 
 
+def test_narrate_tells_the_seat_of_a_single_reader_in_the_second_person() -> None:
+    """Issue 28: the terminal's "You (Red) plays …", "You takes London as home port", "You has planned for the
+    Wizard." read "You play …", "You take …", "You have planned …"; a channel still reads the third person."""
+    from bot.host.outputs import narrate, second_person
+    from rules import registry
+    from rules.core import Event
+
+    game = registry.get("cartagena")  # seats Red, Blue
+    view: dict = {}
+    who = {0: "You (Red)", 1: "Bo (Blue)"}.__getitem__
+    player = {0: "You", 1: "Bo"}.__getitem__
+    events = [
+        Event("Red plays skull: pirate START → 1.", actor=0),
+        Event("Red moves a pirate back 21 → 18 and draws 1 card.", actor=0),
+        Event("Red's sixth pirate boards the sloop. Red escapes and wins!", actor=0),
+        Event("Blue plays key: pirate 3 → 5.", actor=1),
+        Event("Red's turn ends (3 actions).", actor="game"),
+    ]
+    assert narrate(game, [view, view], events, who, player, you=lambda s: s == 0) == [
+        "You play skull: pirate START → 1.",
+        "You move a pirate back 21 → 18 and draw 1 card.",
+        "Your sixth pirate boards the sloop. Red escapes and wins!",
+        "Bo (Blue) plays key: pirate 3 → 5.",
+        "Red's turn ends (3 actions).",
+    ]
+    assert narrate(game, [view, view], events[:1], who, player) == ["You (Red) plays skull: pirate START → 1."]
+    flagon = registry.get("flagon")
+    fview = {"chars": [{"seat": 0, "crew": "west", "name": "", "idx": 0}], "crews": {"west": {"name": "Gulls"}}}
+    assert narrate(flagon, [fview, fview], [Event("Seat 1 has planned for the Wizard.", actor=0)],
+                   lambda s: "You (Gulls)", lambda s: "You", you=lambda s: True) == [  # fmt: skip
+        "You have planned for the Wizard."
+    ]
+    ti = registry.get("treasure_island")
+    tview = {"silver_seat": 1, "players": [{"minis": ["jim", "olivier"]}, {"minis": []}]}
+    searched = narrate(ti, [tview, tview], [Event("Olivier Levasseur searches (4,5) and strikes the chest!", actor=0)],
+                       lambda s: "You (Jim Hawkins & Olivier Levasseur)", lambda s: "You", you=lambda s: True)  # fmt: skip
+    assert searched == ["You (Olivier Levasseur) search (4,5) and strike the chest!"]
+    assert second_person(" takes London as home port") == " take London as home port"
+    assert second_person(" at Marseilles gives B1, gets pearl") == " at Marseilles give B1, get pearl"
+    assert second_person(" buries 1 crew and passes.") == " bury 1 crew and pass."
+    assert second_person(" ends its turn") == " end your turn"
+    # a card named with a verb-like word stays as it is; later sentences have their own subject
+    assert second_person(" draws chance card 18, Treasure and recruits") == " draw chance card 18, Treasure and recruits"
+    assert second_person(" has no pirates left; Black plays again.") == " have no pirates left; Black plays again."
+    from bot.host.outputs import outcome_text
+    from rules.core import Outcome
+
+    won = Outcome((0,), "escaped")
+    assert outcome_text(game, won, ["You (Red)", "Bo (Blue)"], you=[0]).startswith("🏆 **You** win (escaped).")
+    assert outcome_text(game, won, ["You (Red)", "Bo (Blue)"]).startswith("🏆 **You (Red)** wins (escaped).")
+
+
 def test_private_news_skips_a_seats_echo_of_its_own_choice_only() -> None:
     from bot.host.outputs import private_news
     from rules.core import Event

@@ -159,7 +159,7 @@ async def test_undo_refused_after_a_draw_or_once_the_turn_passed(host: TableHost
     await running(host, BEN)
     await host.play(ANA, "draw")
     out = await host.undo(ANA)
-    assert not out.ok and "cannot be undone" in out.reply
+    assert not out.ok and "can't be taken back" in out.reply and "drew a card" in out.reply
     await host.play(ANA, "mark")
     await host.play(ANA, "mark")  # third action: the turn passes to Ben
     assert not (await host.undo(ANA)).ok
