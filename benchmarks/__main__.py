@@ -1,8 +1,9 @@
 """Every Parley benchmark in one command, printed as one table with floors, ratios, budgets and verdicts.
 
     python -m benchmarks [--quick] [--only games,cpu,host,store,startup,memory,cluster,clicks] [--games cartagena,flagon]
-                         [--tables 1,50,200,500] [--store-tables 200,500] [--json figures.json]
+                         [--tables 1,50,200,500] [--store-tables 200,500] [--json [figures.json]]
     parley bench ...                      (the same)
+    python -m benchmarks --json | python -m benchmarks.report -    (docs/performance.md from this run)
 
 Sections: per game (engine action time, a whole game of ``normal`` AIs, public picture CPU time and size against
 the floor of its own pixels deflated again, ``normal`` AI decision time); the
@@ -16,7 +17,8 @@ pictures (``benchmarks.cpu``); clicks per turn through Discord's buttons over wh
 takes about a quarter of an hour. Figures are printed, never asserted: the verdict column says where a budget is
 missed. Every picture and CPU verdict is a ratio to a floor measured in the same run, in CPU time, so a busy machine
 does not turn it red; the host's latency budgets are wall-clock and are not judged on a busy machine. Progress goes to
-stderr, the table to stdout.
+stderr, the table to stdout; ``--json`` alone writes the figures as JSON to stdout instead (the table then goes to
+stderr), which ``benchmarks.report`` turns into ``docs/performance.md``.
 """
 
 from __future__ import annotations
@@ -25,10 +27,14 @@ import argparse
 import asyncio
 import json
 import math
+import os
+import platform
+import subprocess
 import sys
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -555,10 +561,58 @@ def cluster_rows(cfg: Config, results: dict[str, Any], log: Callable[[str], None
     return rows
 
 
-def write_json(path: str, cfg: Config, rows: list[Row], results: dict[str, Any], seconds: float) -> None:
-    """The configuration, the printed rows and the raw figures (seconds, bytes, KB) as JSON."""
-    payload = {"config": asdict(cfg), "seconds": seconds, "rows": [asdict(r) for r in rows], "results": results}
-    Path(path).write_text(json.dumps(payload, indent=2, default=str))
+def _commit() -> str:
+    """The checked-out commit, so a report says what it measured ("" outside a git checkout)."""
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=Path(__file__).resolve().parent,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except OSError:
+        return ""
+    return out.stdout.strip() if out.returncode == 0 else ""
+
+
+def machine(load_before: tuple[float, float, float], quick: bool) -> dict[str, Any]:
+    """Where and when the figures were taken: a figure means little without the machine and its load."""
+    return {
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "commit": _commit(),
+        "cores": os.cpu_count() or 1,
+        "python": platform.python_version(),
+        "system": f"{platform.system()} {platform.machine()}",
+        "load_before": list(load_before),
+        "load_after": list(os.getloadavg()),
+        "quick": quick,
+    }
+
+
+def payload(
+    cfg: Config, rows: list[Row], results: dict[str, Any], seconds: float, run: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The configuration, the machine, the printed rows and the raw figures (seconds, bytes, KB)."""
+    return {
+        "run": run or {},
+        "config": asdict(cfg),
+        "seconds": seconds,
+        "rows": [asdict(r) for r in rows],
+        "results": results,
+    }
+
+
+def write_json(
+    path: str, cfg: Config, rows: list[Row], results: dict[str, Any], seconds: float, run: dict[str, Any] | None = None
+) -> None:
+    """The payload as JSON, into ``path`` or, for ``-``, to stdout."""
+    text = json.dumps(payload(cfg, rows, results, seconds, run), indent=2, default=str)
+    if path == "-":
+        print(text)
+    else:
+        Path(path).write_text(text)
 
 
 def _list(text: str, allowed: tuple[str, ...] | list[str], what: str) -> list[str]:
@@ -586,7 +640,14 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--store-tables", default=None, help="PostgreSQL against SQLite load points (default 200,500)")
     p.add_argument("--startup-tables", type=int, default=None, help="stored tables for start-up (default 10000)")
-    p.add_argument("--json", default=None, metavar="FILE", help="also write the rows and raw figures here")
+    p.add_argument(
+        "--json",
+        nargs="?",
+        const="-",
+        default=None,
+        metavar="FILE",
+        help="also write the rows and raw figures as JSON here; alone, to stdout (the table then goes to stderr)",
+    )
     return p
 
 
@@ -614,16 +675,39 @@ def config_from(args: argparse.Namespace) -> Config:
     return cfg
 
 
+@contextmanager
+def stdout_to_stderr() -> Iterator[None]:
+    """Whatever a benchmark or one of its worker processes prints goes to stderr, so stdout holds only the JSON."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    os.dup2(2, 1)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     cfg = config_from(args)
+    load_before = os.getloadavg()
     started = time.perf_counter()
-    rows, results = run(cfg)
+    if args.json == "-":
+        with stdout_to_stderr():
+            rows, results = run(cfg)
+    else:
+        rows, results = run(cfg)
     elapsed = time.perf_counter() - started
-    print(render_table(rows))
-    print(f"({'quick' if args.quick else 'full'} run, {elapsed:.0f} s; figures are noisy on a busy machine)")
+    # with the JSON on stdout, the table is for the person watching
+    table = sys.stderr if args.json == "-" else sys.stdout
+    print(render_table(rows), file=table)
+    print(
+        f"({'quick' if args.quick else 'full'} run, {elapsed:.0f} s; figures are noisy on a busy machine)", file=table
+    )
     if args.json:
-        write_json(args.json, cfg, rows, results, elapsed)
+        write_json(args.json, cfg, rows, results, elapsed, machine(load_before, args.quick))
     return 1 if any(r.verdict.startswith("ERROR") for r in rows) else 0
 
 

@@ -12,9 +12,11 @@ from bot.host.tables import Caller
 from rules import registry
 from tests.discord.conftest import World, answer, buttons, reply, selects
 from tests.discord.helpers import play_game_by_slash, play_turn_by_slash
+from tests.tiers import quick_subset
 
 
-@pytest.mark.parametrize("game_id", registry.game_ids())
+# one whole game in the default run, the other four in the slow tier (CONTRIBUTING.md#the-test-tiers)
+@pytest.mark.parametrize("game_id", quick_subset(registry.game_ids(), ["cartagena"]))
 async def test_a_whole_game_through_discord(world: World, game_id: str) -> None:
     w = world
     info = registry.get(game_id).info

@@ -20,6 +20,7 @@ from bot.host.tables import Caller
 from rules import registry
 from tests.discord.conftest import World, answer, buttons, reply, selects
 from tests.discord.helpers import MAX_STEPS
+from tests.tiers import quick_subset
 
 #: a short table for each game, so a game by buttons stays a few seconds
 OPTIONS: dict[str, dict[str, str]] = {"flagon": {"length": "short"}}
@@ -77,7 +78,8 @@ async def pick_by_buttons(w: World, rnd: random.Random) -> None:
     assert after.state_no > before or after.status != "running", f"{target!r} was not played"
 
 
-@pytest.mark.parametrize("game_id", registry.game_ids())
+# Buccaneer's and Cartagena's long games by buttons are the slow tier's (CONTRIBUTING.md#the-test-tiers)
+@pytest.mark.parametrize("game_id", quick_subset(registry.game_ids(), ["flagon", "martinique", "treasure_island"]))
 async def test_a_buttons_only_game_sends_news_not_state_and_credits_every_line(world: World, game_id: str) -> None:
     w = world
     game = registry.get(game_id)

@@ -439,6 +439,8 @@ async def ratings_rebuilt(path: str) -> bool:
         await store.close()
 
 
+# the default run kills the host on SQLite; the slow tier kills it on PostgreSQL too (CONTRIBUTING.md#the-test-tiers)
+@pytest.mark.parametrize("db_url", ["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)], indirect=True)
 def test_sigkill_at_random_moments_never_loses_an_acknowledged_move(
     server: ForkServer, child_stderr: Path, db_url: str
 ) -> None:

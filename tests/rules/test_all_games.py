@@ -22,6 +22,7 @@ from rules import refusals, registry
 from rules.core import Game, IllegalAction, canonical_json
 from rules.playout import ai_chooser
 from tests.host import toygame
+from tests.tiers import quick_subset
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = "Zq9-secret-seed-7741"  # distinctive, so a leak of the seed into a view is easy to spot
@@ -83,7 +84,8 @@ def test_info_and_option_validation(game_id: str) -> None:
             game.new(info.min_players, {info.options[0].name: "no-such-value"}, SEED)
 
 
-@pytest.mark.parametrize("game_id", GAMES)
+# Buccaneer's AI games are the slow tier's; its playouts file keeps one in the default run
+@pytest.mark.parametrize("game_id", quick_subset(GAMES, set(GAMES) - {"buccaneer"}))
 def test_ai_games_end_and_keep_the_contract(game_id: str) -> None:
     game = registry.get(game_id)
     for players, options in _configs(game):
@@ -140,7 +142,8 @@ def test_random_play_keeps_the_contract_and_refuses_out_of_turn(game_id: str) ->
             state, _ = _check_step(game, state, seats[0], legal[rnd.randrange(len(legal))])
 
 
-@pytest.mark.parametrize("game_id", GAMES)
+# Treasure Island's checks of every legal action take minutes of CPU: the slow tier's (CONTRIBUTING.md#the-test-tiers)
+@pytest.mark.parametrize("game_id", quick_subset(GAMES, set(GAMES) - {"treasure_island"}))
 def test_the_framework_refuses_before_any_game_code_runs(game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 24 (boardgame.io's reducer): ``Game.apply`` is the framework's; it refuses a finished game, a seat
     whose turn it is not and an action outside the legal list in one wording each, before the game's ``_apply``

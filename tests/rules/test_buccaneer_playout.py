@@ -18,6 +18,7 @@ from rules.buccaneer import GAME
 from rules.core import canonical_json
 from rules.playout import ai_chooser
 from tests.rules.test_buccaneer_fixtures import check_step, make, play, public_text
+from tests.tiers import quick_first
 
 ROOT = Path(__file__).resolve().parents[2]
 MOVES = ("sail", "turn", "stay", "go", "face", "confirm", "end", "attack", "pass")
@@ -56,7 +57,7 @@ def run_game(players: int, seed: str, chooser, options=None, limit: int = 20000)
     raise AssertionError(f"no end in {limit} actions")
 
 
-@pytest.mark.parametrize("players,games", [(2, 3), (4, 2), (8, 1)])
+@pytest.mark.parametrize("players,games", quick_first([(2, 3), (4, 2), (8, 1)], unpack=True))
 def test_edge_32_random_playouts_conserve_crew_treasure_and_chance_cards(players: int, games: int) -> None:
     for g in range(games):
         rnd = random.Random(f"{players}-{g}")
@@ -65,7 +66,7 @@ def test_edge_32_random_playouts_conserve_crew_treasure_and_chance_cards(players
         assert state["phase"] == "over" and GAME.outcome(state) is not None
 
 
-@pytest.mark.parametrize("players", [2, 4, 8])
+@pytest.mark.parametrize("players", quick_first([2, 4, 8]))
 def test_ai_playouts_end_with_a_winner_and_keep_every_invariant(players: int) -> None:
     levels = ["normal", "easy"] * 4
     choose = ai_chooser(levels[:players], f"ai-{players}")

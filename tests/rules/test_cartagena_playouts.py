@@ -18,6 +18,7 @@ from rules.cartagena import GAME
 from rules.cartagena.board import SLOOP, START, SYMBOLS
 from rules.core import canonical_json
 from rules.playout import ai_chooser, random_chooser, steps
+from tests.tiers import quick_first
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = "Kx7-cartagena-hidden-seed"
@@ -62,8 +63,8 @@ def check_invariants(before: dict[str, Any], seat: int, action: str, after: dict
     assert sum(public["discard"].values()) == len(after["discard"])
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
-@pytest.mark.parametrize(("mode", "reshuffle"), MODES)
+@pytest.mark.parametrize("players", quick_first([2, 3, 4, 5]))
+@pytest.mark.parametrize(("mode", "reshuffle"), quick_first(MODES, unpack=True))
 def test_random_playouts_keep_every_invariant(players: int, mode: str, reshuffle: str) -> None:
     options = {"mode": mode, "reshuffle": reshuffle}
     for game in range(2):
@@ -76,8 +77,8 @@ def test_random_playouts_keep_every_invariant(players: int, mode: str, reshuffle
             check_invariants(step.before, step.seat, step.action, step.after, step.events)
 
 
-@pytest.mark.parametrize("players", [2, 5])
-@pytest.mark.parametrize("mode", ["jamaica", "tortuga"])
+@pytest.mark.parametrize("players", quick_first([2, 5]))
+@pytest.mark.parametrize("mode", quick_first(["jamaica", "tortuga"]))
 def test_ai_playouts_keep_every_invariant_and_finish(players: int, mode: str) -> None:
     options = {"mode": mode, "board": "fixed", "back_from_sloop": "off" if players == 5 else "on"}
     last = None

@@ -20,6 +20,7 @@ from rules.flagon.board import xy
 from rules.flagon.cards import deck
 from rules.flagon.forces import barrel_at, standable
 from rules.playout import ai_chooser
+from tests.tiers import quick_first
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = "flagon-Kx81-playout"
@@ -95,7 +96,7 @@ def check_step(state: dict, seat: int, action: str) -> tuple[dict, list]:
     return after, events
 
 
-@pytest.mark.parametrize("players", [2, 4, 6, 8])
+@pytest.mark.parametrize("players", quick_first([2, 4, 6, 8]))
 def test_seeded_random_playouts_keep_every_invariant(players: int) -> None:
     for g in range(2):
         rnd = random.Random(f"{players}-{g}")
@@ -112,7 +113,7 @@ def test_seeded_random_playouts_keep_every_invariant(players: int) -> None:
         assert st["phase"] == "over" and GAME.outcome(st) is not None
 
 
-@pytest.mark.parametrize("players", [2, 4, 6, 8])
+@pytest.mark.parametrize("players", quick_first([2, 4, 6, 8]))
 def test_ai_playouts_end_with_a_result(players: int) -> None:
     levels = ["normal" if s % 2 == 0 else "easy" for s in range(players)]
     choose = ai_chooser(levels, f"{SEED}-ai")

@@ -18,6 +18,7 @@ from rules.core import canonical_json
 from rules.martinique import GAME
 from rules.martinique.board import HOOK_SET
 from rules.martinique.tiles import all_artifacts
+from tests.tiers import quick_first
 
 ROOT = Path(__file__).resolve().parents[2]
 OPTIONS = [{"move_after": m, "lost_shadow": shadow} for m in ("1", "2", "3", "4") for shadow in ("off", "on")]
@@ -89,13 +90,15 @@ def run_game(seed: str, options: dict, levels: tuple[str, str], checks: bool = T
     return s
 
 
-@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: f"move_after{o['move_after']}-shadow{o['lost_shadow']}")
+@pytest.mark.parametrize(
+    "options", quick_first(OPTIONS), ids=lambda o: f"move_after{o['move_after']}-shadow{o['lost_shadow']}"
+)
 def test_random_playouts_keep_every_invariant(options: dict) -> None:
     for k in range(12):
         run_game(f"fuzz-{options['move_after']}-{options['lost_shadow']}-{k}", options, ("random", "random"))
 
 
-@pytest.mark.parametrize("shadow", ["off", "on"])
+@pytest.mark.parametrize("shadow", quick_first(["off", "on"]))
 def test_ai_playouts_keep_every_invariant(shadow: str) -> None:
     for k in range(6):
         levels = ("normal", "easy") if k % 2 else ("easy", "normal")

@@ -20,6 +20,7 @@ from rules.treasure_island import GAME
 from rules.treasure_island import geometry as G
 from rules.treasure_island import hints as H
 from rules.treasure_island.ai import run_toward
+from tests.tiers import quick_first
 
 PERFT_HINTS = 50
 ROOT = Path(__file__).resolve().parents[2]
@@ -127,7 +128,7 @@ CONFIGS = [
 ]
 
 
-@pytest.mark.parametrize(("players", "map_id", "expansion"), CONFIGS)
+@pytest.mark.parametrize(("players", "map_id", "expansion"), quick_first(CONFIGS, unpack=True))
 def test_edge_34_random_playouts_with_invariants(players: int, map_id: str, expansion: str) -> None:
     opts = {"map": map_id, "expansion": expansion, "tricks": str(players % 4), "silver": "random"}
     s = random_game(players, opts, f"fuzz-{players}-{map_id}-{expansion}", check=True)
@@ -136,7 +137,7 @@ def test_edge_34_random_playouts_with_invariants(players: int, map_id: str, expa
     assert final["reveal"]["treasure"] is not None
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", quick_first(range(8)))
 def test_quick_random_playouts_end(seed: int) -> None:
     players = 2 + seed % 5
     opts = {"map": ["treasure", "revenge"][seed % 2], "expansion": "on" if players == 6 or seed % 3 == 0 else "off"}
@@ -255,7 +256,8 @@ def _ai_game(players: int, map_id: str, seed: str, silver: str, pirates: str) ->
 
 
 @pytest.mark.parametrize(
-    ("players", "map_id", "level"), [(4, "treasure", "normal"), (3, "revenge", "easy"), (2, "treasure", "normal")]
+    ("players", "map_id", "level"),
+    quick_first([(2, "treasure", "normal"), (4, "treasure", "normal"), (3, "revenge", "easy")], unpack=True),
 )
 def test_ai_plays_complete_games(players: int, map_id: str, level: str) -> None:
     s = _ai_game(players, map_id, f"ai-{players}-{map_id}", level, level)

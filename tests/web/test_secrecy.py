@@ -23,6 +23,7 @@ from rules import registry
 from tests.host.conftest import state_of
 from tests.secrets.checks import Leak, assert_clean
 from tests.secrets.test_host import Watch, _options
+from tests.tiers import quick_subset
 from tests.web.conftest import ANA, BASE, BEN, CHANNEL, Events, Site, SiteFactory
 
 #: whole games per game in CI (PARLEY_SECRET_WEB_GAMES overrides)
@@ -166,7 +167,8 @@ async def _play_one(make_site: SiteFactory, game_id: str, i: int) -> int:
     return checks
 
 
-@pytest.mark.parametrize("game_id", registry.game_ids())
+# the default run sweeps Martinique's pages, the slow tier every other game's (CONTRIBUTING.md#the-test-tiers)
+@pytest.mark.parametrize("game_id", quick_subset(registry.game_ids(), ["martinique"]))
 async def test_every_page_json_and_event_of_seeded_games_keeps_every_secret(
     make_site: SiteFactory, game_id: str
 ) -> None:
