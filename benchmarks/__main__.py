@@ -1,6 +1,6 @@
 """Every Parley benchmark in one command, printed as one table with floors, ratios, budgets and verdicts.
 
-    python -m benchmarks [--quick] [--only games,cpu,host,store,startup,memory,cluster] [--games cartagena,flagon]
+    python -m benchmarks [--quick] [--only games,cpu,host,store,startup,memory,cluster,clicks] [--games cartagena,flagon]
                          [--tables 1,50,200,500] [--store-tables 200,500] [--json [figures.json]]
     parley bench ...                      (the same)
     python -m benchmarks --json | python -m benchmarks.report -    (docs/performance.md from this run)
@@ -12,7 +12,8 @@ the commit that reply waited for, and one SQLite commit alone); PostgreSQL again
 end to end, the host at 200 and 500 live tables on each, per core too; PostgreSQL at ``PARLEY_BENCH_PG``,
 default the local server, in a schema dropped afterwards; not measured without a server); start-up with
 10,000 stored tables; memory per live table; CPU per move of whole seeded games against the floor of their
-pictures (``benchmarks.cpu``). ``--quick`` measures fewer samples (under two minutes on a 2-core machine); the full run
+pictures (``benchmarks.cpu``); clicks per turn through Discord's buttons over whole games (``benchmarks.clicks``, not in
+``--quick``). ``--quick`` measures fewer samples (under two minutes on a 2-core machine); the full run
 takes about a quarter of an hour. Figures are printed, never asserted: the verdict column says where a budget is
 missed. Every picture and CPU verdict is a ratio to a floor measured in the same run, in CPU time, so a busy machine
 does not turn it red; the host's latency budgets are wall-clock and are not judged on a busy machine. Progress goes to
@@ -41,7 +42,9 @@ from typing import Any
 from bot.infra.settings import default_render_processes
 from rules import registry
 
-SECTIONS = ("games", "cpu", "host", "store", "startup", "memory", "cluster")
+SECTIONS = ("games", "cpu", "host", "store", "startup", "memory", "cluster", "clicks")
+#: clicks per turn through Discord's buttons (benchmarks.clicks), a budget of issue 28
+CLICKS_BUDGET = {"buccaneer": 3.5}
 PICTURE_BUDGET = 2.0  # × the floor: the picture's own pixels deflated again (benchmarks.cpu), both in CPU time
 #: a host run whose pictures took this many times their CPU time in wall time ran on a busy machine: its wall-clock
 #: budgets (latency) say nothing about the bot there, so they get no verdict
@@ -102,11 +105,16 @@ class Config:
     cluster_seconds: float = 8.0
     cluster_min_moves: int = 40
     cluster_game: str = "cartagena"  # see benchmarks/cluster.py: moves of even cost measure capacity
+    #: clicks per turn (benchmarks.clicks): one whole game of each game through simulated Discord, with these options
+    clicks_options: dict[str, dict[str, str]] = field(default_factory=dict)
+    clicks_decisions: int | None = None  # None: whole games (tests play a few picks)
 
     @classmethod
     def quick(cls) -> Config:
-        """Fewer samples and load points: under two minutes on a 2-core machine shared with other work."""
+        """Fewer samples and load points: under two minutes on a 2-core machine shared with other work (whole games
+        through simulated Discord, the clicks section, take longer: only asked for by name)."""
         return cls(
+            only=tuple(s for s in SECTIONS if s != "clicks"),
             engine_games=30,
             ai_games=3,
             render_games=1,
@@ -468,6 +476,26 @@ def memory_rows(cfg: Config, results: dict[str, Any]) -> list[Row]:
     ]
 
 
+def clicks_rows(cfg: Config, results: dict[str, Any], log: Callable[[str], None]) -> list[Row]:
+    """Clicks per turn through Discord's buttons over one whole seeded game of each game."""
+    from benchmarks.clicks import run as clicks
+
+    played = asyncio.run(clicks(cfg.games, ["clicks-1"], log, cfg.clicks_options, cfg.clicks_decisions))
+    results["clicks"] = [{"game": r.game_id, "turns": r.turns, "finished": r.finished} for r in played]
+    rows = [Row("Clicks per turn through Discord's buttons (benchmarks.clicks; people only, one game each)", "")]
+    for r in played:
+        budget = CLICKS_BUDGET.get(r.game_id)
+        rows.append(
+            Row(
+                f"{r.game_id} clicks per turn ({len(r.turns)} turns, {r.clicks} clicks)",
+                f"{r.per_turn():.2f}, at most {max(r.turns, default=0)}" + ("" if r.finished else " (unfinished)"),
+                budget=f"≤ {budget:g}" if budget else "",
+                verdict=verdict(r.per_turn() <= budget) if budget else "",
+            )
+        )
+    return rows
+
+
 def run(
     cfg: Config, log: Callable[[str], None] = lambda s: print(s, file=sys.stderr)
 ) -> tuple[list[Row], dict[str, Any]]:
@@ -500,6 +528,8 @@ def run(
         guarded("memory", lambda: memory_rows(cfg, results))
     if "cluster" in cfg.only:
         guarded("cluster", lambda: cluster_rows(cfg, results, log))
+    if "clicks" in cfg.only:
+        guarded("clicks", lambda: clicks_rows(cfg, results, log))
     return rows, results
 
 

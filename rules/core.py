@@ -335,6 +335,28 @@ class Game:
         (``ride NE › 2–4 mi``): the picker then offers the second-level names first, in natural order."""
         return action.split(" ", 1)[0]
 
+    #: the action that takes the last step of a plan back (Buccaneer's ``undo``): never joined to that step (``joins``)
+    take_back: ClassVar[str | None] = None
+
+    def joins(self, view: dict[str, Any], action: Action) -> bool:
+        """Whether a picker offers ``action`` only joined to each action the same seat may take right after it, one
+        pick for both (Buccaneer's ``sail n`` with each distance, ``turn`` with each facing): a step that decides
+        nothing alone, draws nothing and shows nothing hidden (the host lists what may follow it by playing it on the
+        table's state). From the acting seat's view. Default: no."""
+        return False
+
+    def follows(self, view: dict[str, Any], seat: int, legal: list[Action]) -> Action | None:
+        """The action a picker plays by itself right after its player's pick because it is no choice: the seat's
+        only action but ``take_back`` (Buccaneer's ``confirm`` of a finished plan, its ``end`` of a turn with nothing
+        left to do). From the seat's own view and legal actions after the pick. Default: none."""
+        return None
+
+    def groups(self, view: dict[str, Any], actions: list[Action]) -> list[str]:
+        """``group`` of each of ``actions``, in order, from one view: a picker needs every action's menu to lay out
+        the page it shows. A game with thousands of actions may answer faster than one ``group`` at a time, but must
+        give exactly the same answer."""
+        return [self.group(view, a) for a in actions]
+
     def undoable(self, before: State, seat: int, action: Action) -> bool:
         """Whether ``action`` taken in ``before`` revealed nothing (no draw, nothing hidden shown), so the
         host may let its player take it back within the same turn."""

@@ -44,6 +44,7 @@ def tiny_config() -> bench.Config:
         cluster_rates=[2.0],
         cluster_seconds=1.0,
         cluster_min_moves=1,
+        clicks_decisions=4,
     )
 
 
@@ -65,6 +66,7 @@ EXPECTED = [
     "Python heap per table",
     "resident set per table",
     "one process",
+    "cartagena clicks per turn",
 ]
 
 

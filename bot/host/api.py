@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -103,6 +104,8 @@ class Choice:
     group: str
     #: what the action does when it plays or chooses a card (``Game.describe``, at most 100 characters), else ""
     description: str = ""
+    #: the same seat's actions a picker's pick plays right after ``action``, each if still legal (``Game.joins``)
+    then: tuple[str, ...] = ()
 
     @property
     def menu(self) -> str:
@@ -114,6 +117,36 @@ class Choice:
 
 
 SUBMENU = " › "
+
+
+class LazyChoice(Choice):
+    """A :class:`Choice` whose label and description are worked out when first read, by ``words(action)``: a picker
+    reads them only for the options of the page it shows, and a Treasure Island move lists thousands of points to
+    show 25 (the action and its menu are known at once: they decide what is offered and where)."""
+
+    # plain attributes here, set once: a picker sorts and splits thousands of choices by menu
+    menu: str = ""  # type: ignore[assignment]
+    submenu: str = ""  # type: ignore[assignment]
+
+    def __init__(self, action: str, group: str, words: Callable[[str], tuple[str, str]]) -> None:
+        menu, _, submenu = group.partition(SUBMENU)
+        # frozen: set as the dataclass's own __init__ does, in one go (thousands per picker)
+        self.__dict__.update(action=action, group=group, then=(), _words=words, menu=menu or "actions", submenu=submenu)
+
+    def _said(self) -> tuple[str, str]:
+        said: tuple[str, str] | None = self.__dict__.get("_said_cache")
+        if said is None:
+            said = self._words(self.action)
+            object.__setattr__(self, "_said_cache", said)
+        return said
+
+    @property  # type: ignore[override]
+    def label(self) -> str:
+        return self._said()[0]
+
+    @property  # type: ignore[override]
+    def description(self) -> str:
+        return self._said()[1]
 
 
 @functools.lru_cache(maxsize=256)  # a few dozen distinct submenus, sorted thousands of times per picker

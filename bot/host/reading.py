@@ -6,8 +6,9 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable
+from typing import Any
 
-from bot.host.api import Caller, Choice, Outputs, Post, SeatInfo, TableSummary, menu_order
+from bot.host.api import SUBMENU, Caller, Choice, LazyChoice, Outputs, Post, SeatInfo, TableSummary, menu_order
 from bot.host.health import Health
 from bot.host.index import TableIndex
 from bot.host.messages import refuse
@@ -18,15 +19,19 @@ from bot.host.table import Table
 from bot.infra.pictures import Pictures
 from bot.infra.store import Store, TableRow
 from rules import registry
+from rules.core import Game, State
 
 log = logging.getLogger("parley.tables")
 #: /table status posts the board to the channel again at most once per table in this many seconds
 REPOST_SECONDS = 60
 
 
-def choices_of(t: Table | None, user_id: int) -> list[Choice]:
+def choices_of(t: Table | None, user_id: int, joined: bool = False) -> list[Choice]:
     """The legal actions of ``user_id``'s seat at the running table ``t``, with labels and picker groups, in the
-    picker's order; empty if they have no seat. Kept on the table for its current state and seat."""
+    picker's order; empty if they have no seat. Kept on the table for its current state and seat. Labels and
+    descriptions are read only when asked (``LazyChoice``: a picker reads those of the page it shows). With ``joined``
+    (the picker), a step the game joins to the next (``Game.joins``) is offered once per next action, as one pick
+    (``Choice.then``)."""
     if t is None or t.status != "running" or t.state is None:
         return []
     game = t.game
@@ -34,19 +39,39 @@ def choices_of(t: Table | None, user_id: int) -> list[Choice]:
     if seat is None:
         return []  # a seat that owes nothing may still have optional actions (a challenge): they are listed
     cached = t.choices_for
-    if cached is not None and cached[0] is t.state and cached[1] == seat:
+    if cached is not None and cached[0] is t.state and cached[1] == (seat, joined):
         return list(cached[2])
     view = game.view(t.state, seat)
-    # a card's effect for the picker's option description; engines without Game.describe describe nothing
-    describe = getattr(game, "describe", None) or (lambda _view, _action: "")
-    choices = menu_order(
-        [
-            Choice(a, game.label(view, a), game.group(view, a), describe(view, a) or "")
-            for a in game.legal_actions(t.state, seat)
-        ]
-    )
-    t.choices_for = (t.state, seat, choices)
+
+    def words(action: str) -> tuple[str, str]:
+        # the label and what a card does (the option's description), read only for the options a picker shows
+        return game.label(view, action), game.describe(view, action) or ""
+
+    legal = game.legal_actions(t.state, seat)
+    listed: list[Choice] = []
+    for a, group in zip(legal, game.groups(view, legal), strict=True):
+        if joined and game.joins(view, a):
+            listed += _joined(game, t.state, seat, view, a)
+        else:
+            listed.append(LazyChoice(a, group, words))
+    choices = menu_order(listed)
+    t.choices_for = (t.state, (seat, joined), choices)
     return list(choices)
+
+
+def _joined(game: Game, state: State, seat: int, view: dict[str, Any], action: str) -> list[Choice]:
+    """``action`` joined to each action its seat may take right after it (Buccaneer's ``sail n`` with each
+    distance): what the picker offers instead of the step alone. Only a step that draws and shows nothing is joined,
+    so the state after it is the seat's own business; the step alone if nothing follows it."""
+    after, _ = game.apply(state, seat, action)
+    nexts = [b for b in game.legal_actions(after, seat) if b != game.take_back] if seat in game.to_act(after) else []
+    group, label = game.group(view, action), game.label(view, action)
+    if not nexts:
+        return [Choice(action, label, group)]
+    later = game.view(after, seat)
+    # a menu per first step (each of a harbour's exits: a pick for direction and distance), named as the step is
+    menu = label + group.partition(SUBMENU)[1] + group.partition(SUBMENU)[2]
+    return [Choice(action, game.label(later, b), menu, f"{action}, then {b}", (b,)) for b in nexts]
 
 
 class Reading:
@@ -186,10 +211,10 @@ class Reading:
             channel_id=row.channel_id,
         )
 
-    async def choices(self, caller: Caller) -> list[Choice]:
+    async def choices(self, caller: Caller, joined: bool = False) -> list[Choice]:
         """The caller's legal actions with labels and picker groups; empty if they owe nothing (or on error)."""
         try:
-            return choices_of(self.index.active(caller.channel_id), caller.user_id)
+            return choices_of(self.index.active(caller.channel_id), caller.user_id, joined)
         except Exception as exc:  # noqa: BLE001 - autocomplete must always get an answer
             self.health.internal_errors += 1
             log.error("internal error in choices: %s", type(exc).__name__)

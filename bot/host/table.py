@@ -70,7 +70,7 @@ class Table:
     acted: dict[int, int] = field(default_factory=dict)
     # the last seat's choices and the state they were built for: the picker, its pages and autocomplete ask for
     # the same list many times, and a Treasure Island destination list is thousands of labelled points
-    choices_for: tuple[State, int, list[Choice]] | None = None
+    choices_for: tuple[State, tuple[int, bool], list[Choice]] | None = None  # (state, (seat, joined), choices)
     # seat -> the state number at which it let the move stand (declined its optional actions: bot.host.reactions)
     declined: dict[int, int] = field(default_factory=dict)
     fresh_from: int = -1

@@ -249,9 +249,18 @@ class TableHost:
 
     # -- playing (bot.host.turns) ---------------------------------------------------------------------------
     @command(missing=NO_GAME, running=True, in_lobby="still_in_lobby", over="game_over")
-    async def play(self, caller: Caller, t: Table, text: str, state_no: int | None = None) -> Outputs:
-        """A move, typed or picked; ``state_no`` is the board the caller picked it on."""
-        return await self.turns.play(caller, t, text, state_no)
+    async def play(
+        self,
+        caller: Caller,
+        t: Table,
+        text: str,
+        state_no: int | None = None,
+        then: tuple[str, ...] = (),
+        picked: bool = False,
+    ) -> Outputs:
+        """A move, typed or picked; ``state_no`` is the board the caller picked it on; ``then`` and ``picked``: the
+        steps a picker's pick plays after it (:meth:`bot.host.turns.Turns.play`)."""
+        return await self.turns.play(caller, t, text, state_no, then, picked)
 
     @command(missing=NO_GAME, running=True)
     async def undo(self, caller: Caller, t: Table) -> Outputs:
@@ -289,9 +298,10 @@ class TableHost:
     async def history(self, caller: Caller) -> Outputs:
         return await self.reading.history(caller)
 
-    async def choices(self, caller: Caller) -> list[Choice]:
-        """The caller's legal actions with labels and picker groups; empty if they owe nothing (or on error)."""
-        return await self.reading.choices(caller)
+    async def choices(self, caller: Caller, joined: bool = False) -> list[Choice]:
+        """The caller's legal actions with labels and picker groups; empty if they owe nothing (or on error). With
+        ``joined`` (the picker), a step the game joins to the next is offered with each next action as one pick."""
+        return await self.reading.choices(caller, joined)
 
     def owed_for(self, caller: Caller) -> str:
         """What the caller must do now, in the game's words (the picker's heading), or ""."""

@@ -5,7 +5,7 @@ game and its results (committed with the final move); the answers to a board's o
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from bot.host import ratings
@@ -32,11 +32,16 @@ log = logging.getLogger("parley.tables")
 #: a guard against an engine that never hands the turn back to a human
 MAX_AI_STEPS = 5000
 AI_TAKEOVER_LEVEL = "normal"
+#: steps a picker's pick may play by itself after its own (``Game.follows``): Buccaneer's confirm, then end
+MAX_FOLLOWS = 3
 
 
-def confirmation(label: str, action: str) -> str:
+def confirmation(label: str, action: str, *more: str) -> str:
     """What a player reads after a move: the label they chose, and the canonical text in Discord's small print
-    (``-#`` subtext) when it differs, so the same words can be typed with ``/play`` next time."""
+    (``-#`` subtext) when it differs, so the same words can be typed with ``/play`` next time (every step of a pick
+    that played several, in order)."""
+    if more:
+        return f"Played: {label}\n-# " + " · ".join(f"`{a}`" for a in (action, *more))
     if not label or label == action:
         return f"Played `{action}`."
     return f"Played: {label}\n-# `{action}`"
@@ -299,8 +304,19 @@ class Turns:
         log.error("table %s: AI seats made %d moves in a row; stopping", t.id, MAX_AI_STEPS)
         self.health.internal_errors += 1
 
-    async def play(self, caller: Caller, t: Table, text: str, state_no: int | None = None) -> Outputs:
-        """A move typed (``/play``) or picked (a button, the picker): checked, committed, and the AI seats after it."""
+    async def play(
+        self,
+        caller: Caller,
+        t: Table,
+        text: str,
+        state_no: int | None = None,
+        then: tuple[str, ...] = (),
+        picked: bool = False,
+    ) -> Outputs:
+        """A move typed (``/play``) or picked (a button, the picker): checked, committed, and the AI seats after it.
+        ``then``: the same seat's actions to play right after it, each only while it is still legal (a picker's
+        joined pick, ``Choice.then``); ``picked`` (a picker's pick): then also what follows the pick by itself
+        (``Game.follows``)."""
         game = t.game
         assert t.state is not None
         if state_no is not None and state_no != t.state_no and not self._only_others_moved(t, caller, state_no):
@@ -340,8 +356,30 @@ class Turns:
             await self.commit(t, seat, action, by_ai=False, user_id=caller.user_id, batch=batch)
         except IllegalAction as exc:
             return Outputs(ok=False, reply=refusal(exc.message, choices_of(t, caller.user_id), action))
+        played = [action]
+        for step in self._steps_after(t, seat, then, picked):
+            if step in then:
+                label = game.label(game.view(t.state, seat), step)  # the pick's own words: its last choice
+            await self.commit(t, seat, step, by_ai=False, user_id=caller.user_id, batch=batch)
+            played.append(step)
         await self.run_ais(t, batch)
-        return await self.narration.flush(t, batch, reply=confirmation(label, action))
+        return await self.narration.flush(t, batch, reply=confirmation(label, *played))
+
+    @staticmethod
+    def _steps_after(t: Table, seat: int, then: tuple[str, ...], picked: bool) -> Iterator[str]:
+        """The steps a pick plays after its first action, each read from the table as it is once the one before was
+        committed: ``then`` while each is still legal, then, for a picker's pick, what the game plays by itself
+        (``Game.follows``: a finished plan's confirm), a few at most."""
+        game = t.game
+        queue = list(then)
+        for _ in range(len(then) + MAX_FOLLOWS):
+            if t.status != "running" or t.state is None or seat not in game.to_act(t.state):
+                return
+            legal = game.legal_actions(t.state, seat)
+            step = queue.pop(0) if queue else game.follows(game.view(t.state, seat), seat, legal) if picked else None
+            if step is None or step not in legal:
+                return
+            yield step
 
     @staticmethod
     def _only_others_moved(t: Table, caller: Caller, state_no: int) -> bool:

@@ -85,7 +85,7 @@ def distances(goals: frozenset[str], reach: int) -> dict[str, int]:
     return dist
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=64)  # up to ≈30 KB an entry: a game asks of a few dozen goal sets
 def _goods(goals: frozenset[str], reach: int) -> dict[tuple[str, str], bool]:
     """Whether a move of 1..reach squares from a node in a facing can get one step closer to ``goals``, filled in
     as plans ask (the same goals and reach recur over a game, and a plan asks of every square and facing)."""

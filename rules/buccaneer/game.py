@@ -124,6 +124,18 @@ class Buccaneer(Game):
         return actions.describe(view, action)
 
     # -- the host's helpers --------------------------------------------------------------------------
+    take_back = "undo"
+
+    def joins(self, view: dict[str, Any], action: Action) -> bool:
+        # a direction alone, or turning without a facing, decides nothing: the picker offers each with its distance
+        # or facing as one pick (docs/games/buccaneer.md#the-picker)
+        return action.split(" ", 1)[0] in ("sail", "turn")
+
+    def follows(self, view: dict[str, Any], seat: int, legal: list[Action]) -> Action | None:
+        # a finished plan's confirm, a turn's end with nothing else to do: no choice, so the pick plays them too
+        left = [a for a in legal if a != self.take_back]
+        return left[0] if len(left) == 1 and left[0] in ("confirm", "end") else None
+
     def reaction_seconds(self, options: dict[str, str]) -> int:
         # an AI next to act waits while a person may still challenge; the table chooses how long
         # (docs/games/buccaneer.md#honour-and-the-challenge-window)

@@ -55,7 +55,7 @@ def claim_options(chest: list[str], collection: list[str], jokers: int) -> list[
     return list(_claim_options(tuple(chest), tuple(sorted(collection)), jokers))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _claim_options(chest: tuple[str, ...], collection: tuple[str, ...], jokers: int) -> tuple[tuple[str, ...], ...]:
     need = type_counts(chest)
     have = type_counts(collection)

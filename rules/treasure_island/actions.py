@@ -155,18 +155,42 @@ def group(view: dict[str, Any], action: str) -> str:
     if verb == "use":
         return "use " + action.split(" ")[1]
     if verb in model.POINT_VERBS:
-        # One menu per verb; a phone user then picks a direction and a distance band, then the point (the
-        # issue: nobody has to type coordinates). Long-range verbs get wider bands so a menu keeps to about
-        # 25 entries. A point with no mover to measure from (burying, fog) goes by a band of columns.
-        p = point_of(action)
-        src = _acting_pos(view)
-        if src is None or src == p:
-            lo = (p[0] // 2) // 6 * 6
-            return f"{verb} › x {lo}–{lo + 5}"
-        width = 6 if verb in LONG_RANGE_VERBS else 2
-        band = int(math.sqrt(geometry.d2(src, p)) / 2 // width) * width
-        return f"{verb} › {_direction(src, p)} {band}–{band + width} mi"
+        return verb + _band(_acting_pos(view), point_of(action), verb)
     return verb
+
+
+def groups(view: dict[str, Any], actions: list[str]) -> list[str]:
+    """``group`` of each action: the miniature's position read once, each point's band worked out once for all the
+    verbs that name it, and the canonical points (``12.5,7``, as ``legal_actions`` writes them) read without
+    fractions: a move lists up to about 5,000 points, most of them for two verbs."""
+    src = _acting_pos(view)
+    bands: dict[tuple[str, bool], str] = {}
+    out = []
+    for action in actions:
+        verb, _, rest = action.partition(" ")
+        if verb not in model.POINT_VERBS:
+            out.append(group(view, action))
+            continue
+        key = (rest, verb in LONG_RANGE_VERBS)
+        band = bands.get(key)
+        if band is None:
+            x, _, y = rest.rpartition(" ")[2].partition(",")
+            band = bands[key] = _band(src, (round(float(x) * 2), round(float(y) * 2)), verb)
+        out.append(verb + band)
+    return out
+
+
+def _band(src: Pt | None, p: Pt, verb: str) -> str:
+    """The second level of a point's menu: its direction and distance band from the miniature."""
+    # One menu per verb; a phone user then picks a direction and a distance band, then the point (the
+    # issue: nobody has to type coordinates). Long-range verbs get wider bands so a menu keeps to about
+    # 25 entries. A point with no mover to measure from (burying, fog) goes by a band of columns.
+    if src is None or src == p:
+        lo = (p[0] // 2) // 6 * 6
+        return f" › x {lo}–{lo + 5}"
+    width = 6 if verb in LONG_RANGE_VERBS else 2
+    band = int(math.sqrt(geometry.d2(src, p)) / 2 // width) * width
+    return f" › {_direction(src, p)} {band}–{band + width} mi"
 
 
 def describe(view: dict[str, Any], action: str) -> str:

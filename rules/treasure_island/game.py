@@ -127,6 +127,9 @@ class TreasureIsland(core.Game):
     def group(self, view: dict[str, Any], action: Action) -> str:
         return actions.group(view, action)
 
+    def groups(self, view: dict[str, Any], actions_: list[Action]) -> list[str]:
+        return actions.groups(view, actions_)
+
     def describe(self, view: dict[str, Any], action: Action) -> str:
         return actions.describe(view, action)
 

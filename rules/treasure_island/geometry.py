@@ -115,7 +115,7 @@ def mask_b64(mask: int) -> str:
     return base64.b64encode(mask.to_bytes(MASK_BYTES, "little")).decode("ascii")
 
 
-@lru_cache(maxsize=2048)  # ≈1.3 KB an entry; the same searches and hints are read at every decision and playout
+@lru_cache(maxsize=512)  # ≈1.3 KB an entry; the same searches and hints are read at every decision and playout
 def mask_from_b64(text: str) -> int:
     return int.from_bytes(base64.b64decode(text), "little")
 

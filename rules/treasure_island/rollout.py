@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import random
-from functools import cache
+from functools import lru_cache
 
 from rules.core import Game, Outcome, State
 from rules.rollout import Rollout
@@ -26,7 +26,8 @@ TRIES = 8
 _AROUND = ((0.0, 0.0), (1, 0), (-1, 0), (0, 1), (0, -1), (0.6, 0.6), (0.6, -0.6), (-0.6, 0.6), (-0.6, -0.6))
 
 
-@cache
+# ≈900 B an entry (a bitset over the map's nodes); a few radii around every node fit, and a miss costs ~10 µs
+@lru_cache(maxsize=2048)
 def _disc(map_id: str, k: int, r: int) -> int:
     """Legal nodes within ``r`` half-miles of node ``k``: what a search or dig centred there roughly covers. Built
     a row at a time (``geometry.disc_mask`` tests every node of the map, 400 times slower)."""

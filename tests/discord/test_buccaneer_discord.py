@@ -8,6 +8,7 @@ import discord
 from simcord.results import ResponseMessage
 
 from rules import registry
+from rules.buccaneer import board
 from tests.discord.conftest import World, answer, reply, selects
 
 WAIT = 20
@@ -201,3 +202,30 @@ async def test_a_waiting_opponent_finds_the_challenge_in_the_picker_and_in_autoc
     options = await w.ana.autocomplete(w.channel, "play", "action", "sail")
     await w.ana.slash(w.channel, "play", action=options[0]["value"])
     assert await w.bo.autocomplete(w.channel, "play", "action", "chall") == []
+
+
+async def test_a_move_by_buttons_is_three_clicks_direction_and_distance_in_one_pick(world: World) -> None:
+    """Issue 28: "Take your turn", then one pick for direction and distance together, then one for the facing; the
+    plan's confirm, no choice at all, is played with it."""
+    w = world
+    await table(w)
+    picker = answer(await w.mod.click(w.current_board(), label="Take your turn"))
+    # a menu per exit of the harbour, each listing its distances: one pick for direction and distance
+    sails = {m["placeholder"].split(" (")[0]: m for m in selects(picker) if m["placeholder"].startswith("sail")}
+    assert set(sails) == {f"sail {d.upper()}" for d in board.EXITS["amsterdam"]}, list(sails)
+    menu = sails["sail S"]
+    ray = board.RAYS["amsterdam"]["s"]
+    option = next(o for o in menu["options"] if o["label"] == f"S 1 → {ray[0].upper()}")
+    assert option["description"] == "sail s, then go 1"
+    await w.mod.select(picker, [option["value"]], custom_id=menu["custom_id"])
+    picker = w.refresh(picker)
+    assert picker.content.startswith(f"Played: S 1 → {ray[0].upper()}\n-# `sail s` · `go 1`"), picker.content
+    faces = next(m for m in selects(picker) if m["placeholder"].startswith("face"))
+    assert [o["label"] for o in faces["options"]] == [f"face {d.upper()}" for d in board.DIRS]
+    face = next(o for o in faces["options"] if o["label"] == "face S")
+    await w.mod.select(picker, [face["value"]], custom_id=faces["custom_id"])
+    ship = state(w)["players"][0]["ship"]
+    assert (ship["at"], ship["facing"]) == (ray[0], "s")
+    picker = w.refresh(picker)
+    assert picker.content.startswith("Played: face S\n-# `face s` · `confirm`"), picker.content
+    assert w.to_act() == [w.ana]  # the turn ended with the move, and the AI (Bombay) has taken its own

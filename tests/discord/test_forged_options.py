@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot.transports.discord.views import UNKNOWN_COMPONENT
 from tests.discord.conftest import GUILD_ID
 from tests.discord.fakediscord import EPHEMERAL, FakeDiscord, Person
 from tests.discord.test_faults import CHANNEL, running_bot, until
@@ -111,3 +112,40 @@ async def test_table_commands_refuse_choices_ranges_and_types_they_never_offered
             fake,
             fake.slash_raw(ADMIN, "table ai add", [option("level", STRING, "hard"), option("seconds", NUMBER, 0.5)]),
         )
+
+
+async def test_a_component_no_item_reads_gets_a_polite_line_not_a_failed_interaction(
+    fake: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A forged or mangled custom id that none of the bot's components reads (or that is not on the message
+    clicked): discord.py drops it and the person would read Discord's "This interaction failed". Each gets one
+    ephemeral line, the same whatever the id held, and nothing runs."""
+    async with running_bot(tmp_path / "parley.sqlite3") as bot:
+        assert "Opened" in await said(fake, fake.slash_raw(ADMIN, "table open cartagena", []))
+        assert "Added an AI" in await said(fake, fake.slash_raw(ADMIN, "table ai add", []))
+        await said(fake, fake.slash_raw(ADMIN, "table start", []))
+        await until(lambda: board(fake) is not None, what="a board post")
+        post, zoom = board(fake) or (0, "")
+        before = bot.host.table_for(CHANNEL)
+        assert before is not None and before.status == "running"
+        forged = ["parley:nonsense", "parley:pick:x", "parley:pick:1:2:3", "parley:turn:1", "other:bot", "", "٣" * 90]
+        forged.append(f"parley:turn:{before.table_id}:{before.state_no + 1}")  # fits a template, not on the post
+        for custom_id in forged:
+            assert await said(fake, fake.click(ADMIN, post, custom_id)) == UNKNOWN_COMPONENT, custom_id
+            assert await said(fake, fake.select(ADMIN, post, custom_id, ["a0"])) == UNKNOWN_COMPONENT, custom_id
+        assert await said(fake, fake.select(ADMIN, post, zoom, ["a0"])) == UNKNOWN_COMPONENT  # a button as a menu
+        assert bot.host.table_for(CHANNEL) == before and bot.host.internal_errors == 0
+        assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+        assert not any(custom_id in r.getMessage() for r in caplog.records for custom_id in forged[:2])
+        # a component the post carries is still answered by its item, not by this line
+        assert await said(fake, fake.click(ADMIN, post, zoom)) == f"Close-up of the board at move {before.state_no}."
+
+
+def board(fake: FakeDiscord) -> tuple[int, str] | None:
+    """The id of a channel post with a Zoom button, and that button's custom id."""
+    for message_id, message in list(fake.messages.items()):
+        for row in message.get("components", []):
+            for item in row.get("components", []):
+                if str(item.get("custom_id", "")).startswith("parley:zoom:"):
+                    return message_id, item["custom_id"]
+    return None

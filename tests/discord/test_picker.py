@@ -96,8 +96,8 @@ async def test_the_picker_pages_and_opens_the_second_level_in_discord(
     many = choices({"move": 60, **{f"g{i}": 1 for i in range(5)}})
     real_choices = w.host.choices
 
-    async def fake_choices(caller):  # type: ignore[no-untyped-def]
-        return many if caller.user_id == actor.id else await real_choices(caller)
+    async def fake_choices(caller, joined=False):  # type: ignore[no-untyped-def]
+        return many if caller.user_id == actor.id else await real_choices(caller, joined)
 
     monkeypatch.setattr(w.host, "choices", fake_choices)
     picker = answer(await actor.click(w.current_board(), label="Take your turn"))
@@ -134,8 +134,8 @@ async def test_a_second_level_of_one_action_is_picked_from_its_parent_menu(
     many = [alone, *(Choice(f"filler {i}", f"filler {i}", "move › near") for i in range(30))]
     real_choices = w.host.choices
 
-    async def fake_choices(caller):  # type: ignore[no-untyped-def]
-        return many if caller.user_id == actor.id else await real_choices(caller)
+    async def fake_choices(caller, joined=False):  # type: ignore[no-untyped-def]
+        return many if caller.user_id == actor.id else await real_choices(caller, joined)
 
     monkeypatch.setattr(w.host, "choices", fake_choices)
     picker = answer(await actor.click(w.current_board(), label="Take your turn"))

@@ -21,20 +21,24 @@ import rules
 from rules.treasure_island.board import MAPS
 
 MB = 2**20
-MAIN_CACHE_BOUND_MB = 26
+MAIN_CACHE_BOUND_MB = 30
 
 # cache -> (bytes one entry holds at most, how many distinct keys there can be; None: only maxsize bounds it)
 BYTES_PER_ENTRY: dict[str, tuple[int, int | None]] = {
     "bot.host.api._natural": (1_000, None),  # a submenu's sort key
     "bot.infra.store.postgres.to_dollars": (5_000, None),  # a query of the store, rewritten (the longest is 2.3 KB)
     "rules.buccaneer.ai.distances": (24_000, None),  # a distance for every square reached
+    "rules.buccaneer.ai._goods": (30_000, None),  # a plan's goals: up to a square × facing table (23 KB seen)
     "rules.buccaneer.doubt.short_chance": (300, None),
     "rules.flagon.board.name": (300, None),
     "rules.flagon.board.parse_sq": (300, None),
     "rules.martinique.board.walks": (1_500, None),
+    "rules.martinique.tiles._claim_options": (400, None),  # a chest's claim options (300 B seen)
     "rules.treasure_island.ai.step_graph": (2_600_000, len(MAPS)),  # every legal node's neighbours, per map
     "rules.treasure_island.ai.path": (8_000, None),  # a path of nodes across the island
     "rules.treasure_island.geometry.parse_point": (250, None),
+    "rules.treasure_island.geometry.mask_from_b64": (1_400, None),  # a decoded bitset (1.3 KB seen)
+    "rules.treasure_island.rollout._disc": (900, None),  # a bitset over the 4161 nodes
     "rules.treasure_island.geometry.geo": (600_000, len(MAPS)),
     "rules.treasure_island.geometry._reach": (26_000, None),  # every node within 14 half-miles, as ints
     "rules.treasure_island.geometry._covered": (900, None),  # a bitset over the 4161 nodes

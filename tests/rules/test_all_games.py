@@ -344,3 +344,31 @@ def test_cards_read_as_their_effect() -> None:
     assert bucc.label({}, "offer chart") == "offer Kidd's Chart" and "Anchor Bay" in bucc.describe({}, "offer chart")
     view = {"last": {"chance": {"card": 14}}}
     assert bucc.describe(view, "choose treasure").startswith("14 Treasure or crew: take treasure up to 7")
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_pickers_helpers_agree_with_the_rules(game_id: str) -> None:
+    """``groups`` gives exactly ``group`` of each action (a game may batch it); a step a picker joins to the next
+    draws nothing and shows nothing hidden (no private line) and leaves the same seat to act; what a pick plays by itself
+    (``follows``) is legal and the seat's only action but taking back, at positions of seeded playouts."""
+    game = registry.get(game_id)
+    players = game.info.min_players
+    choose = ai_chooser(["random"] * players, "picker")
+    state = game.new(players, {}, SEED)
+    for _ in range(300):
+        seats = game.to_act(state)
+        if not seats:
+            break
+        seat = seats[0]
+        view = game.view(state, seat)
+        legal = game.legal_actions(state, seat)
+        assert game.groups(view, legal) == [game.group(view, a) for a in legal]
+        for a in legal:
+            if game.joins(view, a):
+                after, events = game.apply(state, seat, a)
+                assert seat in game.to_act(after), a
+                assert not any(e.private for e in events), a  # no news: nothing drawn, nothing hidden shown
+        follow = game.follows(view, seat, legal)
+        if follow is not None:
+            assert follow in legal and [x for x in legal if x != game.take_back] == [follow]
+        state, _ = game.apply(state, seat, choose(game, state, seat, legal))

@@ -32,7 +32,7 @@ from bot.infra.store.errors import failure
 from bot.transports.discord import options
 from bot.transports.discord.cogs import add_cogs
 from bot.transports.discord.delivery import Delivery
-from bot.transports.discord.views import DYNAMIC_ITEMS
+from bot.transports.discord.views import DYNAMIC_ITEMS, answer_unknown_component
 from bot.transports.web.links import WebLinks
 from bot.transports.web.serve import WebPages, why
 
@@ -220,6 +220,9 @@ class ParleyBot(commands.AutoShardedBot):
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        await answer_unknown_component(interaction)
 
 
 def _fail(message: str) -> None:

@@ -4,7 +4,8 @@ Every component is a ``DynamicItem`` whose custom id carries the table id and th
 for, so it keeps working after a restart (no view is held in memory) and a click on an out-of-date board or
 picker is refused politely instead of acting. The picker is built generically from ``host.choices``: one
 select menu per group of actions (at most 25 options each), up to four menus a page, Prev/Next between
-pages, and a group too big for one menu becomes a menu of ranges that opens a second level.
+pages, and a group too big for one menu becomes a menu of ranges that opens a second level. Only the page shown is
+labelled (docs/architecture.md#5-transports); a pick may play several steps (``Choice.then``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import hashlib
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -52,8 +54,31 @@ class Entry:
 
 @dataclass(frozen=True)
 class Menu:
+    """One select menu: its title and the values it offers (``a<index>``, ``r<start>-<end>``), a pure function of
+    the choices; its entries (labels and descriptions) are worked out only when a page shows it."""
+
     title: str
-    entries: tuple[Entry, ...]
+    values: tuple[str, ...]
+    choices: list[Choice] = field(repr=False, compare=False)
+    #: a range's title where the game names its second level (``ride NE › 2–4 mi``), by value
+    names: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+
+    @cached_property
+    def entries(self) -> tuple[Entry, ...]:
+        return tuple(self._entry(value) for value in self.values)
+
+    def _entry(self, value: str) -> Entry:
+        choices = self.choices
+        if value.startswith("a"):
+            return _action_entry(choices, int(value[1:]))
+        start, end = (int(x) for x in value[1:].split("-"))
+        first, last = choices[start].label, choices[end].label
+        name = self.names.get(value, "")
+        return Entry(
+            _short(name or f"{first} … {last}"),
+            value,
+            _short(f"{end - start + 1} choices" + (f": {first} … {last}" if name else "")),
+        )
 
 
 def _short(text: str, limit: int = 100) -> str:
@@ -68,14 +93,15 @@ def _action_entry(choices: list[Choice], index: int) -> Entry:
 
 
 def menus_for(choices: list[Choice]) -> list[Menu]:
-    """Menus in the order of ``choices`` (the host's ``menu_order``: each menu and second level contiguous)."""
+    """Menus in the order of ``choices`` (the host's ``menu_order``: each menu and second level contiguous). Reads
+    each choice's menu only: labels are read for the menus a page shows (:attr:`Menu.entries`)."""
     groups: dict[str, list[int]] = {}
     for index, choice in enumerate(choices):
         groups.setdefault(choice.menu, []).append(index)
     menus: list[Menu] = []
     for group, indices in groups.items():
         if len(indices) <= MENU_SIZE:
-            menus.append(Menu(group, tuple(_action_entry(choices, i) for i in indices)))
+            menus.append(Menu(group, tuple(f"a{i}" for i in indices), choices))
             continue
         # Second level: the game's own second-level names (a direction's distances) where it gives them,
         # each cut into runs of 25; the menu offers the runs.
@@ -86,36 +112,33 @@ def menus_for(choices: list[Choice]) -> list[Menu]:
                 runs[-1][1].append(index)
             else:
                 runs.append((name, [index]))
-        entries: list[Entry] = []
+        totals: dict[str, int] = {}
+        for name, _ in runs:
+            totals[name] = totals.get(name, 0) + 1
+        values: list[str] = []
+        names: dict[str, str] = {}
         parts: dict[str, int] = {}
         for name, run in runs:
             if len(run) == 1:
                 # a second level holding one action costs a click for nothing: the action stands in its place
-                entries.append(_action_entry(choices, run[0]))
+                values.append(f"a{run[0]}")
                 continue
-            # a second-level name cut into runs of 25 says which part each run is, so no two entries read alike
-            parts[name] = parts.get(name, 0) + 1
-            total = sum(1 for other, _ in runs if other == name and name)
-            title = name + (f" ({parts[name]} of {total})" if total > 1 else "") if name else ""
-            entries.append(
-                Entry(
-                    _short(title or f"{choices[run[0]].label} … {choices[run[-1]].label}"),
-                    f"r{run[0]}-{run[-1]}",
-                    _short(
-                        f"{len(run)} choices"
-                        + (f": {choices[run[0]].label} … {choices[run[-1]].label}" if name else "")
-                    ),
-                )
-            )
-        for part in range(0, len(entries), MENU_SIZE):
-            menus.append(Menu(group, tuple(entries[part : part + MENU_SIZE])))
+            value = f"r{run[0]}-{run[-1]}"
+            values.append(value)
+            if name:
+                # a second-level name cut into runs of 25 says which part each run is, so no two entries read alike
+                parts[name] = parts.get(name, 0) + 1
+                names[value] = name + (f" ({parts[name]} of {totals[name]})" if totals[name] > 1 else "")
+        for part in range(0, len(values), MENU_SIZE):
+            menus.append(Menu(group, tuple(values[part : part + MENU_SIZE]), choices, names))
     return menus
 
 
 def fingerprint(choices: list[Choice]) -> str:
     """A short digest of the offered actions in order: the menus' values index them, so a pick made on an older
     picker still means what its player saw as long as the digest of their current choices is the same."""
-    return hashlib.sha1("\n".join(c.action for c in choices).encode("utf-8", "replace")).hexdigest()[:8]
+    text = "\n".join(" ".join((c.action, *c.then)) for c in choices)
+    return hashlib.sha1(text.encode("utf-8", "replace")).hexdigest()[:8]
 
 
 def page_count(menus: list[Menu]) -> int:
@@ -141,7 +164,7 @@ def picker_view(table_id: int, state_no: int, choices: list[Choice], page: int =
 def run_view(table_id: int, state_no: int, choices: list[Choice], page: int, start: int, end: int) -> discord.ui.View:
     """The second level: one menu with the actions ``start..end`` of a big group, and a way back."""
     group = " ".join(filter(None, (choices[start].menu, choices[start].submenu)))
-    menu = Menu(group, tuple(_action_entry(choices, i) for i in range(start, end + 1)))
+    menu = Menu(group, tuple(f"a{i}" for i in range(start, end + 1)), choices)
     view = discord.ui.View(timeout=None)
     view.add_item(PickSelect(table_id, state_no, page, 0, menu, row=0, digest=fingerprint(choices), run=start))
     view.add_item(PageButton(table_id, state_no, page, "◀ Back"))
@@ -151,13 +174,13 @@ def run_view(table_id: int, state_no: int, choices: list[Choice], page: int, sta
 def offered_values(choices: list[Choice], slot: int, run: int | None = None) -> set[str]:
     """The values the picker drawn from ``choices`` offered in its menu number ``slot``, or, for a second level,
     in the run of actions starting at index ``run`` that its parent menu offered: a pick is checked against these,
-    so a tampered value is refused, never read."""
+    so a tampered value is refused, never read. Reads the menus' values only, never a label."""
     menus = menus_for(choices)
     if run is None:
-        return {e.value for e in menus[slot].entries} if 0 <= slot < len(menus) else set()
+        return set(menus[slot].values) if 0 <= slot < len(menus) else set()
     for menu in menus:
-        for entry in menu.entries:
-            bounds = _RUN.fullmatch(entry.value)
+        for value in menu.values:
+            bounds = _RUN.fullmatch(value)
             if bounds is not None and int(bounds[1]) == run:
                 return {f"a{i}" for i in range(run, int(bounds[2]) + 1)}
     return set()
@@ -258,7 +281,7 @@ async def _offer_picker(interaction: discord.Interaction, host: TableHost, calle
     # read the state number on both sides of the (awaited) choices and retry if a move slipped in between.
     for _ in range(3):
         summary = host.table_for(caller.channel_id)
-        choices = await host.choices(caller)
+        choices = await host.choices(caller, joined=True)
         again = host.table_for(caller.channel_id)
         if summary is None or again is None or again.state_no == summary.state_no:
             break
@@ -473,7 +496,7 @@ class PickSelect(
         caller = await caller_for(interaction, host)
         values = (interaction.data or {}).get("values")  # type: ignore[union-attr]
         value = values[0] if isinstance(values, list) and len(values) == 1 and isinstance(values[0], str) else ""
-        choices = await host.choices(caller)
+        choices = await host.choices(caller, joined=True)
         if _current(host, interaction, self.table_id, self.state_no) is None and not self._same_choices(
             host, interaction, choices
         ):
@@ -493,12 +516,13 @@ class PickSelect(
             )
             return
         index = int(value[1:])
-        out = await host.play(caller, choices[index].action, state_no=self.state_no)
+        choice = choices[index]
+        out = await host.play(caller, choice.action, state_no=self.state_no, then=choice.then, picked=True)
         if not out.ok:
             await _offer_picker(interaction, host, caller, note=out.reply)
             return
         await delivery.deliver(out, interaction.channel_id)
-        note = out.reply or f"Played: {choices[index].label}"
+        note = out.reply or f"Played: {choice.label}"
         await _offer_picker(interaction, host, caller, note=note)
 
 
@@ -652,7 +676,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"parley:pa
             if summary is None:
                 await _offer_picker(interaction, host, caller, note=STALE)
                 return
-            choices = await host.choices(caller)
+            choices = await host.choices(caller, joined=True)
             if not choices:
                 await _show(interaction, waiting_text(summary, caller.user_id), None)
                 return
@@ -679,3 +703,36 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ReactButton,
     StandButton,
 )
+
+#: the answer to a component whose custom id none of :data:`DYNAMIC_ITEMS` reads (a forged or mangled id): said
+#: instead of Discord's bare "This interaction failed", the same whatever the id holds
+UNKNOWN_COMPONENT = "I don't know that button or menu — use the buttons of the newest board post, or `/table status`."
+
+
+def known_component(interaction: discord.Interaction) -> bool:
+    """Whether discord.py hands this component interaction to one of the bot's items: its custom id fits an item's
+    template and the message carries a component of that type with that id (discord.py drops any other)."""
+    data: Any = interaction.data or {}
+    custom_id, kind = data.get("custom_id"), data.get("component_type")
+    if not isinstance(custom_id, str) or interaction.message is None:
+        return False
+    if not any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS):
+        return False
+    view = discord.ui.View.from_message(interaction.message, timeout=None)
+    return any(
+        getattr(c, "custom_id", None) == custom_id and c.type.value == kind for c in view.walk_children()
+    )
+
+
+async def answer_unknown_component(interaction: discord.Interaction) -> None:
+    """Every component interaction arrives here too (``on_interaction``): one that no item reads gets a polite
+    ephemeral line, since nothing else would answer it."""
+    if interaction.type is not discord.InteractionType.component or known_component(interaction):
+        return
+    # the id is the sender's: it is never logged nor echoed
+    log.info("answered a component interaction no item reads")
+    try:
+        if not interaction.response.is_done():
+            await interaction.response.send_message(UNKNOWN_COMPONENT, ephemeral=True)
+    except discord.HTTPException:
+        pass  # the interaction expired: nobody is left to tell
