@@ -1,7 +1,8 @@
 """Every Parley benchmark in one command, printed as one table with floors, ratios, budgets and verdicts.
 
-    python -m benchmarks [--quick] [--only games,cpu,host,store,startup,memory,cluster,clicks] [--games cartagena,flagon]
-                         [--tables 1,50,200,500] [--store-tables 200,500] [--json [figures.json]]
+    python -m benchmarks [--quick] [--only games,cpu,host,store,startup,memory,cluster,clicks]
+                         [--games cartagena,flagon] [--tables 1,50,200,500] [--store-tables 200,500]
+                         [--json [figures.json]]
     parley bench ...                      (the same)
     python -m benchmarks --json | python -m benchmarks.report -    (docs/performance.md from this run)
 

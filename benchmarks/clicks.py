@@ -92,7 +92,7 @@ def _answer(result: simcord.InteractionResult) -> ResponseMessage:
 class Table:
     """One channel of the simulated server with its players, and the bot's view of its table."""
 
-    def __init__(self, env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]):
+    def __init__(self, env: simcord.Env, channel: simcord.ChannelHandle, members: list[simcord.MemberActor]) -> None:
         self.env = env
         self.channel = channel
         self.members = members

@@ -349,8 +349,8 @@ def test_cards_read_as_their_effect() -> None:
 @pytest.mark.parametrize("game_id", GAMES)
 def test_the_pickers_helpers_agree_with_the_rules(game_id: str) -> None:
     """``groups`` gives exactly ``group`` of each action (a game may batch it); a step a picker joins to the next
-    draws nothing and shows nothing hidden (no private line) and leaves the same seat to act; what a pick plays by itself
-    (``follows``) is legal and the seat's only action but taking back, at positions of seeded playouts."""
+    draws nothing and shows nothing hidden (no private line) and leaves the same seat to act; what a pick plays by
+    itself (``follows``) is legal and the seat's only action but taking back, at positions of seeded playouts."""
     game = registry.get(game_id)
     players = game.info.min_players
     choose = ai_chooser(["random"] * players, "picker")
